@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+
+type SqliteConnection = { pragma: (statement: string) => unknown };
+
+/**
+ * SQLite is the default: one file, nothing to start. WAL lets reads run while a write commits;
+ * synchronous=NORMAL (safe in WAL mode) keeps every commit across a process crash and only risks
+ * the last commits on power loss, which is what lets every article read count its view cheaply.
+ */
+const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Database => {
+  const client = env('DATABASE_CLIENT', 'sqlite');
+
+  if (client === 'postgres') {
+    return {
+      connection: {
+        client: 'postgres',
+        connection: {
+          connectionString: env('DATABASE_URL'),
+          host: env('DATABASE_HOST', 'localhost'),
+          port: env.int('DATABASE_PORT', 5432),
+          database: env('DATABASE_NAME', 'strapi'),
+          user: env('DATABASE_USERNAME', 'strapi'),
+          password: env('DATABASE_PASSWORD', 'strapi'),
+          ssl: env.bool('DATABASE_SSL', false) ? { rejectUnauthorized: env.bool('DATABASE_SSL_REJECT_UNAUTHORIZED', true) } : false,
+          schema: env('DATABASE_SCHEMA', 'public'),
+        },
+        pool: { min: env.int('DATABASE_POOL_MIN', 2), max: env.int('DATABASE_POOL_MAX', 10) },
+        acquireConnectionTimeout: env.int('DATABASE_CONNECTION_TIMEOUT', 60000),
+      },
+    };
+  }
+
+  // Compiled config lives in dist/config, so the app root is two levels up.
+  const appRoot = path.resolve(__dirname, '..', '..');
+  return {
+    connection: {
+      client: 'sqlite',
+      connection: {
+        filename: path.resolve(appRoot, env('DATABASE_FILENAME', '.tmp/data.db')),
+      },
+      useNullAsDefault: true,
+      pool: {
+        afterCreate: (conn: unknown, done: (error?: Error, conn?: unknown) => void) => {
+          const connection = conn as SqliteConnection;
+          connection.pragma('journal_mode = WAL');
+          connection.pragma(`synchronous = ${env('DATABASE_SQLITE_SYNCHRONOUS', 'NORMAL')}`);
+          connection.pragma('busy_timeout = 5000');
+          connection.pragma('cache_size = -32000');
+          connection.pragma('temp_store = MEMORY');
+          connection.pragma('mmap_size = 268435456');
+          done(undefined, connection);
+        },
+      },
+    },
+  };
+};
+
+export default databaseConfig;

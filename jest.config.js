@@ -1,0 +1,10 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/tests'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tests/tsconfig.json' }] },
+  globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
+  setupFiles: ['<rootDir>/tests/helpers/test-env.ts'],
+  testTimeout: 60000,
+};

@@ -1,0 +1,25 @@
+export const PLUGIN_ID = 'artikel';
+export const ARTICLE_UID = 'api::article.article';
+export const CATEGORY_UID = 'api::category.category';
+
+/**
+ * Tables the raw queries read. Strapi names the link and media tables after the schema, and the
+ * plugin's own tables are created by the plugin (see services/plugin-tables.ts).
+ */
+export const TABLES = {
+  articles: 'articles',
+  categories: 'categories',
+  articleCategoryLinks: 'articles_category_lnk',
+  mediaLinks: 'files_related_mph',
+  files: 'files',
+  views: 'artikel_views',
+  tags: 'artikel_tags',
+} as const;
+
+export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
+
+export const LIST_DEFAULT_LIMIT = 10;
+export const LIST_MAX_LIMIT = 50;
+export const LATEST_COUNT = 5;
+export const RELATED_COUNT = 4;
+export const MAX_QUERY_LENGTH = 500;

@@ -1,0 +1,3 @@
+import artikel from './artikel';
+
+export default { artikel };

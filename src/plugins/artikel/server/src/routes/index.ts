@@ -1,0 +1,14 @@
+const publicRead = { auth: false as const };
+
+export default {
+  'content-api': {
+    type: 'content-api',
+    // The first matching route wins: the fixed paths come before /:slug.
+    routes: [
+      { method: 'GET', path: '/', handler: 'artikel.find', config: publicRead },
+      { method: 'GET', path: '/categories', handler: 'artikel.categories', config: publicRead },
+      { method: 'GET', path: '/latest', handler: 'artikel.latest', config: publicRead },
+      { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: publicRead },
+    ],
+  },
+};

@@ -1,0 +1,287 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT, TABLES } from '../constants';
+import {
+  type ArticleDetailRecord,
+  type ArticleRecord,
+  type ArticleSummary,
+  type FullArticle,
+  type RecordContext,
+  toArticleSummary,
+  toFullArticle,
+  toIsoString,
+} from '../utils/article-records';
+import { parseTags, tagKey } from '../utils/tags';
+import type { ListQuery } from '../validation/read-queries';
+import type { ArticleViewsService } from './types';
+
+type Knex = Core.Strapi['db']['connection'];
+type QueryBuilder = ReturnType<Knex>;
+
+interface SummaryRow {
+  document_id: string;
+  title: string;
+  slug: string;
+  summary: string | null;
+  content: string | null;
+  tags: string | null;
+  cover_image_url: string | null;
+  cover_media_url: string | null;
+  author: string | null;
+  views: number | string | null;
+  category_name: string | null;
+  category_slug: string | null;
+  published_at: unknown;
+  updated_at: unknown;
+  created_at: unknown;
+}
+
+export interface CategoryWithCount {
+  name: string;
+  slug: string;
+  article_count: number;
+}
+
+export interface ArticleList {
+  data: ArticleSummary[];
+  meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function toRecord(row: SummaryRow): ArticleRecord {
+  return {
+    documentId: row.document_id,
+    title: row.title ?? '',
+    slug: row.slug ?? '',
+    summary: row.summary,
+    content: row.content ?? '',
+    tags: row.tags,
+    coverImageUrl: row.cover_image_url,
+    coverMediaUrl: row.cover_media_url,
+    author: row.author,
+    views: Number(row.views ?? 0),
+    category: row.category_name === null ? null : { name: row.category_name, slug: row.category_slug ?? '' },
+    publishedAt: toIsoString(row.published_at),
+    updatedAt: toIsoString(row.updated_at) ?? '',
+    createdAt: toIsoString(row.created_at) ?? '',
+  };
+}
+
+/**
+ * Public reads. The list, latest, related and category counts are raw queries because the
+ * Document Service's $containsi does not escape LIKE wildcards, cannot match a whole tag and cannot
+ * count per category in one query; every one of them reads published rows only.
+ */
+const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
+  const knex = (): Knex => strapi.db.connection;
+  const views = (): ArticleViewsService => strapi.plugin(PLUGIN_ID).service('article-views') as ArticleViewsService;
+
+  const recordContext = (): RecordContext => ({
+    studioName: strapi.plugin(PLUGIN_ID).config('studioName') as string,
+    mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) ?? '',
+  });
+
+  /** Published articles joined to their category; the base of every summary query. */
+  const publishedArticles = (): QueryBuilder =>
+    knex()({ a: TABLES.articles })
+      .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
+      .leftJoin({ c: TABLES.categories }, 'c.id', 'l.category_id')
+      .whereNotNull('a.published_at');
+
+  const selectSummaries = (query: QueryBuilder): QueryBuilder =>
+    query
+      .leftJoin({ v: TABLES.views }, 'v.document_id', 'a.document_id')
+      .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
+        join
+          .on('fr.related_id', '=', 'a.id')
+          .andOn('fr.related_type', '=', knex().raw('?', [ARTICLE_UID]))
+          .andOn('fr.field', '=', knex().raw('?', ['cover']));
+      })
+      .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id')
+      .select(
+        'a.document_id',
+        'a.title',
+        'a.slug',
+        'a.summary',
+        'a.content',
+        'a.tags',
+        'a.cover_image_url',
+        'a.author',
+        'a.published_at',
+        'a.updated_at',
+        'a.created_at',
+        'c.name as category_name',
+        'c.slug as category_slug',
+        'v.views as views',
+        'f.url as cover_media_url',
+      );
+
+  const newestFirst = (query: QueryBuilder): QueryBuilder =>
+    query.orderBy([
+      { column: 'a.published_at', order: 'desc' },
+      { column: 'a.created_at', order: 'desc' },
+      { column: 'a.id', order: 'desc' },
+    ]);
+
+  const applyFilters = (query: QueryBuilder, filters: ListQuery): QueryBuilder => {
+    for (const word of filters.words) {
+      const pattern = `%${escapeLike(word.toLowerCase())}%`;
+      query.where((clause) => {
+        clause
+          .whereRaw("LOWER(a.title) LIKE ? ESCAPE '\\'", [pattern])
+          .orWhereRaw("LOWER(a.content) LIKE ? ESCAPE '\\'", [pattern])
+          .orWhereRaw("LOWER(a.tags) LIKE ? ESCAPE '\\'", [pattern]);
+      });
+    }
+    if (filters.kategori !== null) {
+      const category = filters.kategori.toLowerCase();
+      query.where((clause) => {
+        clause.whereRaw('LOWER(c.name) = ?', [category]).orWhereRaw('LOWER(c.slug) = ?', [category]);
+      });
+    }
+    if (filters.tag !== null) {
+      query.whereExists(
+        knex()({ t: TABLES.tags })
+          .select(knex().raw('1'))
+          .whereRaw('t.document_id = a.document_id')
+          .andWhere('t.tag', tagKey(filters.tag)),
+      );
+    }
+    return query;
+  };
+
+  const summariesOf = async (query: QueryBuilder): Promise<ArticleSummary[]> => {
+    const rows = (await selectSummaries(query)) as SummaryRow[];
+    const context = recordContext();
+    return rows.map((row) => toArticleSummary(toRecord(row), context));
+  };
+
+  const summariesByDocumentId = async (documentIds: string[]): Promise<ArticleSummary[]> => {
+    if (documentIds.length === 0) return [];
+    const summaries = await summariesOf(publishedArticles().whereIn('a.document_id', documentIds));
+    const byId = new Map(summaries.map((summary) => [summary.id, summary]));
+    return documentIds.flatMap((id) => byId.get(id) ?? []);
+  };
+
+  /** Ranked by shared tags, then same category, then newest; never the article itself. */
+  const relatedTo = async (article: { documentId: string; tags: string | null; categoryId: number | null }): Promise<ArticleSummary[]> => {
+    const chosen: string[] = [];
+    const keys = parseTags(article.tags).map(tagKey);
+    const sameCategory = article.categoryId === null ? knex().raw('0') : knex().raw('CASE WHEN l.category_id = ? THEN 1 ELSE 0 END', [article.categoryId]);
+
+    if (keys.length > 0) {
+      const sharing = (await publishedArticles()
+        .join(
+          knex()(TABLES.tags).select('document_id').count({ shared: '*' }).whereIn('tag', keys).groupBy('document_id').as('s'),
+          's.document_id',
+          'a.document_id',
+        )
+        .whereNot('a.document_id', article.documentId)
+        .select('a.document_id')
+        .orderBy([{ column: 's.shared', order: 'desc' }])
+        .orderByRaw('? DESC', [sameCategory])
+        .orderBy([
+          { column: 'a.published_at', order: 'desc' },
+          { column: 'a.created_at', order: 'desc' },
+        ])
+        .limit(RELATED_COUNT)) as Array<{ document_id: string }>;
+      chosen.push(...sharing.map((row) => row.document_id));
+    }
+
+    const fill = async (restrict: (query: QueryBuilder) => QueryBuilder) => {
+      if (chosen.length >= RELATED_COUNT) return;
+      const rows = (await newestFirst(restrict(publishedArticles()))
+        .whereNotIn('a.document_id', [article.documentId, ...chosen])
+        .select('a.document_id')
+        .limit(RELATED_COUNT - chosen.length)) as Array<{ document_id: string }>;
+      chosen.push(...rows.map((row) => row.document_id));
+    };
+    if (article.categoryId !== null) await fill((query) => query.where('l.category_id', article.categoryId));
+    await fill((query) => query);
+
+    return summariesByDocumentId(chosen);
+  };
+
+  return {
+    async list(filters: ListQuery): Promise<ArticleList> {
+      const countRow = (await applyFilters(publishedArticles(), filters).count({ total: '*' }).first()) as { total: number | string } | undefined;
+      const total = Number(countRow?.total ?? 0);
+      const offset = (filters.page - 1) * filters.limit;
+      const data = offset >= total ? [] : await summariesOf(newestFirst(applyFilters(publishedArticles(), filters)).limit(filters.limit).offset(offset));
+      return {
+        data,
+        meta: { pagination: { page: filters.page, limit: filters.limit, total, page_count: Math.ceil(total / filters.limit) } },
+      };
+    },
+
+    async latest(): Promise<ArticleSummary[]> {
+      return summariesOf(newestFirst(publishedArticles()).limit(LATEST_COUNT));
+    },
+
+    async categories(): Promise<CategoryWithCount[]> {
+      const rows = (await knex()({ c: TABLES.categories })
+        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.category_id', 'c.id')
+        .leftJoin({ a: TABLES.articles }, (join) => {
+          join.on('a.id', '=', 'l.article_id').andOnNotNull('a.published_at');
+        })
+        .select('c.name', 'c.slug')
+        .count({ article_count: 'a.id' })
+        .groupBy('c.id', 'c.name', 'c.slug')
+        .orderByRaw('LOWER(c.name) ASC')) as Array<{ name: string; slug: string | null; article_count: number | string }>;
+      return rows.map((row) => ({ name: row.name, slug: row.slug ?? '', article_count: Number(row.article_count) }));
+    },
+
+    /** The published article with this slug, counting this read as a view. */
+    async readBySlug(slug: string): Promise<FullArticle> {
+      const document = await strapi.documents(ARTICLE_UID).findFirst({
+        filters: { slug: { $eq: slug } },
+        status: 'published',
+        populate: {
+          category: { fields: ['name', 'slug'] },
+          cover: { fields: ['url'] },
+          gallery: { fields: ['url', 'alternativeText', 'caption', 'width', 'height'] },
+        },
+      });
+      if (!document) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
+
+      const viewCount = await views().countView(document.documentId);
+      const categoryRow = document.category
+        ? ((await knex()(TABLES.categories).select('id').where({ document_id: document.category.documentId }).first()) as { id: number } | undefined)
+        : undefined;
+
+      const record: ArticleDetailRecord = {
+        documentId: document.documentId,
+        title: document.title ?? '',
+        slug: document.slug ?? '',
+        summary: document.summary ?? null,
+        content: document.content ?? '',
+        tags: document.tags ?? null,
+        coverImageUrl: document.cover_image_url ?? null,
+        coverMediaUrl: document.cover?.url ?? null,
+        author: document.author ?? null,
+        views: viewCount,
+        category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,
+        publishedAt: toIsoString(document.publishedAt),
+        updatedAt: toIsoString(document.updatedAt) ?? '',
+        createdAt: toIsoString(document.createdAt) ?? '',
+        metaTitle: document.meta_title ?? null,
+        metaDescription: document.meta_description ?? null,
+        metaKeywords: document.meta_keywords ?? null,
+        gallery: (document.gallery ?? []).map((image) => ({
+          url: image.url,
+          alternativeText: image.alternativeText ?? null,
+          caption: image.caption ?? null,
+          width: image.width ?? null,
+          height: image.height ?? null,
+        })),
+      };
+      const related = await relatedTo({ documentId: document.documentId, tags: record.tags, categoryId: categoryRow?.id ?? null });
+      return toFullArticle(record, related, recordContext());
+    },
+  };
+};
+
+export default articleReads;

@@ -1,0 +1,136 @@
+import { parseTags } from './tags';
+import { readingTimeMinutes, renderContentHtml, summarize } from './content';
+
+/** One article as the reads load it, whichever query it came from. */
+export interface ArticleRecord {
+  documentId: string;
+  title: string;
+  slug: string;
+  summary: string | null;
+  content: string;
+  tags: string | null;
+  coverImageUrl: string | null;
+  coverMediaUrl: string | null;
+  author: string | null;
+  views: number;
+  category: { name: string; slug: string } | null;
+  publishedAt: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+
+export interface GalleryImageRecord {
+  url: string;
+  alternativeText: string | null;
+  caption: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+export interface ArticleDetailRecord extends ArticleRecord {
+  metaTitle: string | null;
+  metaDescription: string | null;
+  metaKeywords: string | null;
+  gallery: GalleryImageRecord[];
+}
+
+export interface ArticleSummary {
+  id: string;
+  title: string;
+  slug: string;
+  summary: string;
+  category: { name: string; slug: string } | null;
+  tags: string[];
+  cover_image_url: string | null;
+  author: string;
+  views: number;
+  reading_time: number;
+  published_at: string | null;
+  updated_at: string;
+}
+
+export interface GalleryImage {
+  url: string;
+  alt: string;
+  caption: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface FullArticle extends ArticleSummary {
+  content: string;
+  content_html: string;
+  gallery: GalleryImage[];
+  meta_title: string;
+  meta_description: string;
+  meta_keywords: string | null;
+  related: ArticleSummary[];
+  status: 'published' | 'draft';
+  created_at: string;
+}
+
+export interface RecordContext {
+  studioName: string;
+  /** Prefix for media URLs that the upload provider stores relative to the server (PUBLIC_URL). */
+  mediaBaseUrl: string;
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  return value === null || value === undefined || value.trim() === '' ? null : value;
+}
+
+export function absoluteMediaUrl(url: string, context: RecordContext): string {
+  return url.startsWith('/') ? `${context.mediaBaseUrl.replace(/\/$/, '')}${url}` : url;
+}
+
+/** The defaults every article gets, whether it came through POST or the admin (see the contract). */
+export function effectiveSummary(record: Pick<ArticleRecord, 'summary' | 'content'>): string {
+  return blankToNull(record.summary) ?? summarize(record.content);
+}
+
+export function toArticleSummary(record: ArticleRecord, context: RecordContext): ArticleSummary {
+  const cover = blankToNull(record.coverImageUrl) ?? (record.coverMediaUrl ? absoluteMediaUrl(record.coverMediaUrl, context) : null);
+  return {
+    id: record.documentId,
+    title: record.title,
+    slug: record.slug,
+    summary: effectiveSummary(record),
+    category: record.category,
+    tags: parseTags(record.tags),
+    cover_image_url: cover,
+    author: blankToNull(record.author) ?? context.studioName,
+    views: record.views,
+    reading_time: readingTimeMinutes(record.content),
+    published_at: record.publishedAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+export function toFullArticle(record: ArticleDetailRecord, related: ArticleSummary[], context: RecordContext): FullArticle {
+  const summary = toArticleSummary(record, context);
+  return {
+    ...summary,
+    content: record.content,
+    content_html: renderContentHtml(record.content),
+    gallery: record.gallery.map((image) => ({
+      url: absoluteMediaUrl(image.url, context),
+      alt: image.alternativeText ?? '',
+      caption: image.caption ?? '',
+      width: image.width,
+      height: image.height,
+    })),
+    meta_title: blankToNull(record.metaTitle) ?? record.title,
+    meta_description: blankToNull(record.metaDescription) ?? summary.summary,
+    meta_keywords: blankToNull(record.metaKeywords),
+    related,
+    status: record.publishedAt ? 'published' : 'draft',
+    created_at: record.createdAt,
+  };
+}
+
+/** Strapi hands datetimes back as Date, ISO string or epoch milliseconds depending on the driver. */
+export function toIsoString(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}

@@ -1,0 +1,97 @@
+import MarkdownIt from 'markdown-it';
+import sanitize from 'sanitize-html';
+
+/**
+ * What survives in stored and rendered article HTML: the structure an article needs (headings,
+ * lists, links, images, figures, tables) and nothing that runs: no script, no event handlers, no
+ * style, no javascript: or data: URLs.
+ */
+const ARTICLE_HTML_POLICY: sanitize.IOptions = {
+  allowedTags: [
+    ...sanitize.defaults.allowedTags.filter((tag) => tag !== 'style'),
+    'img',
+    'del',
+    'ins',
+  ],
+  allowedAttributes: {
+    a: ['href', 'name', 'title', 'rel', 'target'],
+    img: ['src', 'srcset', 'alt', 'title', 'width', 'height', 'loading'],
+    td: ['colspan', 'rowspan'],
+    th: ['colspan', 'rowspan', 'scope'],
+    ol: ['start'],
+    code: ['class'],
+  },
+  allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  transformTags: {
+    a: (tagName, attribs) =>
+      attribs.target === '_blank' ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs },
+  },
+};
+
+const TEXT_ONLY_POLICY: sanitize.IOptions = { allowedTags: [], allowedAttributes: {} };
+
+// html: true so that HTML inside Markdown is kept for the sanitizer to judge, instead of shown as text.
+const markdown = new MarkdownIt({ html: true, linkify: true, typographer: false });
+
+const HTML_TAG = /<\/?[a-z][a-z0-9-]*(\s[^>]*)?\/?>|<!--/i;
+const STARTS_WITH_HTML_TAG = /^\s*<([a-z][a-z0-9-]*|!--)/i;
+
+export function containsHtml(content: string): boolean {
+  return HTML_TAG.test(content);
+}
+
+export function sanitizeArticleHtml(html: string): string {
+  return sanitize(html, ARTICLE_HTML_POLICY);
+}
+
+/** Content is stored as submitted, except that any HTML in it is sanitized first. */
+export function sanitizeStoredContent(content: string): string {
+  return containsHtml(content) ? sanitizeArticleHtml(content) : content;
+}
+
+/** Safe HTML to render: an HTML document is sanitized as is; Markdown and plain text are rendered first. */
+export function renderContentHtml(content: string): string {
+  const html = STARTS_WITH_HTML_TAG.test(content) ? content : markdown.render(content);
+  return sanitizeArticleHtml(html).trim();
+}
+
+const BLOCK_END = /<\/(p|h[1-6]|li|blockquote|div|pre|figcaption|figure|tr|table|ul|ol|section|article)>|<br\s*\/?>/gi;
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+
+/** The words a reader sees: Markdown syntax and HTML tags removed, blocks separated by spaces. */
+export function plainText(content: string): string {
+  const html = renderContentHtml(content).replace(BLOCK_END, '$& ');
+  return sanitize(html, TEXT_ONLY_POLICY)
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const SUMMARY_TARGET_LENGTH = 200;
+
+/** The first sentences of the plain text, up to about 200 characters, cut at a word boundary. */
+export function summarize(content: string, targetLength = SUMMARY_TARGET_LENGTH): string {
+  const text = plainText(content);
+  if (text.length <= targetLength) return text;
+  const sentences = text.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [text];
+  let summary = '';
+  for (const sentence of sentences) {
+    if ((summary + sentence).trim().length > targetLength) break;
+    summary += sentence;
+  }
+  summary = summary.trim();
+  if (summary !== '') return summary;
+  const cut = text.slice(0, targetLength + 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > 0 ? cut.slice(0, lastSpace) : text.slice(0, targetLength)).replace(/[\s,;:.-]+$/, '')}…`;
+}
+
+const WORDS_PER_MINUTE = 200;
+
+export function readingTimeMinutes(content: string): number {
+  const words = plainText(content).split(' ').filter((word) => word !== '').length;
+  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
+}

@@ -1,0 +1,30 @@
+import crypto from 'node:crypto';
+import slugify from 'slugify';
+
+export const MAX_SLUG_LENGTH = 191;
+// Room for a "-NNN" suffix when the generated slug is already taken.
+const GENERATED_SLUG_LENGTH = 180;
+
+/** Paths under /api/artikel that are routes, not articles. */
+export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['categories', 'latest']);
+
+export function normalizeSlug(text: string, maxLength = MAX_SLUG_LENGTH): string {
+  const slug = slugify(text, { lower: true, strict: true, trim: true })
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
+  if (slug.length <= maxLength) return slug;
+  const cut = slug.slice(0, maxLength);
+  const lastDash = cut.lastIndexOf('-');
+  return lastDash > 0 ? cut.slice(0, lastDash) : cut;
+}
+
+/** A slug for a title; a title with nothing sluggable (emoji only, say) gets a stable hash-based one. */
+export function slugFromTitle(title: string): string {
+  const slug = normalizeSlug(title, GENERATED_SLUG_LENGTH);
+  if (slug !== '') return slug;
+  return `artikel-${crypto.createHash('sha256').update(title).digest('hex').slice(0, 8)}`;
+}
+
+export function withSuffix(base: string, attempt: number): string {
+  return attempt <= 1 ? base : `${base}-${attempt}`;
+}

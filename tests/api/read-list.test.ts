@@ -1,0 +1,142 @@
+import { createArticle, createCategory } from '../helpers/fixtures';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+let app: TestApp;
+let weddings: string;
+let portraits: string;
+
+beforeAll(async () => {
+  app = await startStrapi();
+  weddings = await createCategory(app.strapi, 'Weddings', 'weddings');
+  portraits = await createCategory(app.strapi, 'Portrait Sessions', 'portrait-sessions');
+  // Created oldest first, so the newest-first order is the reverse of this list.
+  await createArticle(app.strapi, { title: 'Golden hour at the lake', slug: 'golden-hour', category: weddings, tags: 'Wedding, Outdoor', content: 'Warm light over the water and a 50% discount.' });
+  await createArticle(app.strapi, { title: 'Studio portraits with one light', slug: 'one-light', category: portraits, tags: 'Portrait, Studio', content: 'A single softbox_key light is enough.' });
+  await createArticle(app.strapi, { title: 'Rainy wedding day', slug: 'rainy-wedding', category: weddings, tags: 'Wedding, Rain, wedding', content: 'Umbrellas make great props for a wedding.' });
+  await createArticle(app.strapi, { title: 'Draft about weddings', slug: 'draft-weddings', category: weddings, tags: 'Wedding', status: 'draft' });
+  await createArticle(app.strapi, { title: 'Wedge lenses explained', slug: 'wedge-lenses', category: portraits, tags: 'wed', content: 'Tilt and shift.' });
+});
+
+afterAll(async () => {
+  await app.stop();
+});
+
+const slugsOf = (body: { data: Array<{ slug: string }> }) => body.data.map((article) => article.slug);
+
+describe('GET /api/artikel', () => {
+  it('lists published articles newest first with pagination meta', async () => {
+    const response = await app.api().get('/api/artikel').expect(200);
+    expect(slugsOf(response.body)).toEqual(['wedge-lenses', 'rainy-wedding', 'one-light', 'golden-hour']);
+    expect(response.body.meta).toEqual({ pagination: { page: 1, limit: 10, total: 4, page_count: 1 } });
+  });
+
+  it('shapes every item as an article summary of the contract', async () => {
+    const response = await app.api().get('/api/artikel').expect(200);
+    const rainy = response.body.data.find((article: { slug: string }) => article.slug === 'rainy-wedding');
+    expect(Object.keys(rainy).sort()).toEqual(
+      ['author', 'category', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'].sort(),
+    );
+    expect(rainy).toMatchObject({
+      title: 'Rainy wedding day',
+      category: { name: 'Weddings', slug: 'weddings' },
+      tags: ['Wedding', 'Rain'],
+      cover_image_url: null,
+      author: 'Lichtbild Studio',
+      views: 0,
+      reading_time: 1,
+      summary: 'Umbrellas make great props for a wedding.',
+    });
+    expect(typeof rainy.id).toBe('string');
+    expect(new Date(rainy.published_at).toISOString()).toBe(rainy.published_at);
+  });
+
+  it('pages through the list and reports the total', async () => {
+    const first = await app.api().get('/api/artikel?limit=3&page=1').expect(200);
+    const second = await app.api().get('/api/artikel?limit=3&page=2').expect(200);
+    expect(slugsOf(first.body)).toEqual(['wedge-lenses', 'rainy-wedding', 'one-light']);
+    expect(slugsOf(second.body)).toEqual(['golden-hour']);
+    expect(second.body.meta.pagination).toEqual({ page: 2, limit: 3, total: 4, page_count: 2 });
+  });
+
+  it('answers a page past the end with an empty list and correct meta', async () => {
+    const response = await app.api().get('/api/artikel?limit=3&page=9').expect(200);
+    expect(response.body).toEqual({ data: [], meta: { pagination: { page: 9, limit: 3, total: 4, page_count: 2 } } });
+  });
+
+  it('answers a page of 10^9 quickly with an empty list', async () => {
+    const response = await app.api().get('/api/artikel?page=1000000000').expect(200);
+    expect(response.body.data).toEqual([]);
+    expect(response.body.meta.pagination.page).toBe(1000000000);
+  });
+
+  it('serves a limit above 50 as 50', async () => {
+    const response = await app.api().get('/api/artikel?limit=1000000000').expect(200);
+    expect(response.body.meta.pagination.limit).toBe(50);
+    expect(response.body.data).toHaveLength(4);
+  });
+
+  it.each(['0', '-1', '2.5', 'abc', '', '1e3', ' 3'])('rejects limit=%j with a 400 naming limit', async (limit) => {
+    const response = await app.api().get('/api/artikel').query({ limit }).expect(400);
+    expect(response.body.data).toBeNull();
+    expect(response.body.error).toMatchObject({ status: 400, name: 'ValidationError' });
+    expect(response.body.error.details.errors.map((error: { path: string[] }) => error.path)).toEqual([['limit']]);
+  });
+
+  it('rejects a bad page and a bad limit together, naming both', async () => {
+    const response = await app.api().get('/api/artikel?page=0&limit=x').expect(400);
+    const paths = response.body.error.details.errors.map((error: { path: string[] }) => error.path[0]).sort();
+    expect(paths).toEqual(['limit', 'page']);
+  });
+
+  it('rejects query parameters it does not know, naming each', async () => {
+    const response = await app.api().get('/api/artikel?status=draft&populate=*').expect(400);
+    const paths = response.body.error.details.errors.map((error: { path: string[] }) => error.path[0]).sort();
+    expect(paths).toEqual(['populate', 'status']);
+  });
+
+  it('requires every word of q, in any case, in title, content or tags', async () => {
+    expect(slugsOf((await app.api().get('/api/artikel?q=WEDDING').expect(200)).body)).toEqual(['rainy-wedding', 'golden-hour']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: '  rainy   umbrellas ' }).expect(200)).body)).toEqual(['rainy-wedding']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: 'rainy softbox' }).expect(200)).body)).toEqual([]);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: 'outdoor' }).expect(200)).body)).toEqual(['golden-hour']);
+  });
+
+  it('treats an empty q as no filter', async () => {
+    const response = await app.api().get('/api/artikel').query({ q: '   ' }).expect(200);
+    expect(response.body.meta.pagination.total).toBe(4);
+  });
+
+  it('treats % and _ in q as ordinary characters', async () => {
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: '50%' }).expect(200)).body)).toEqual(['golden-hour']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: '%' }).expect(200)).body)).toEqual(['golden-hour']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: 'softbox_key' }).expect(200)).body)).toEqual(['one-light']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: '_' }).expect(200)).body)).toEqual(['one-light']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ q: "it's \"quoted\"" }).expect(200)).body)).toEqual([]);
+  });
+
+  it('filters by category name or slug in any case', async () => {
+    for (const kategori of ['Weddings', 'weddings', 'WEDDINGS']) {
+      expect(slugsOf((await app.api().get('/api/artikel').query({ kategori }).expect(200)).body)).toEqual(['rainy-wedding', 'golden-hour']);
+    }
+    for (const kategori of ['Portrait Sessions', 'portrait-sessions', 'PORTRAIT-SESSIONS']) {
+      expect(slugsOf((await app.api().get('/api/artikel').query({ kategori }).expect(200)).body)).toEqual(['wedge-lenses', 'one-light']);
+    }
+  });
+
+  it('gives an empty page for an unknown category', async () => {
+    const response = await app.api().get('/api/artikel').query({ kategori: 'Astronomy' }).expect(200);
+    expect(response.body).toEqual({ data: [], meta: { pagination: { page: 1, limit: 10, total: 0, page_count: 0 } } });
+  });
+
+  it('matches a tag as a whole tag in any case', async () => {
+    expect(slugsOf((await app.api().get('/api/artikel').query({ tag: 'wedding' }).expect(200)).body)).toEqual(['rainy-wedding', 'golden-hour']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ tag: 'WEDDING' }).expect(200)).body)).toEqual(['rainy-wedding', 'golden-hour']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ tag: 'wed' }).expect(200)).body)).toEqual(['wedge-lenses']);
+    expect(slugsOf((await app.api().get('/api/artikel').query({ tag: 'wedd' }).expect(200)).body)).toEqual([]);
+  });
+
+  it('combines search, category and tag filters', async () => {
+    const response = await app.api().get('/api/artikel').query({ q: 'light', kategori: 'weddings', tag: 'outdoor' }).expect(200);
+    expect(slugsOf(response.body)).toEqual(['golden-hour']);
+  });
+});

@@ -1,0 +1,39 @@
+import type { Core } from '@strapi/strapi';
+
+export const ARTICLE_UID = 'api::article.article';
+export const CATEGORY_UID = 'api::category.category';
+
+export interface ArticleInput {
+  title: string;
+  slug: string;
+  content?: string;
+  summary?: string;
+  tags?: string;
+  category?: string;
+  author?: string;
+  cover_image_url?: string;
+  meta_title?: string;
+  meta_description?: string;
+  meta_keywords?: string;
+  status?: 'published' | 'draft';
+}
+
+export async function createCategory(strapi: Core.Strapi, name: string, slug: string): Promise<string> {
+  const category = await strapi.documents(CATEGORY_UID).create({ data: { name, slug } });
+  return category.documentId;
+}
+
+/** Creates an article the way the admin's Content Manager does: through the Document Service. */
+export async function createArticle(strapi: Core.Strapi, input: ArticleInput): Promise<string> {
+  const { status = 'published', category, content = `A body for ${input.title}.`, ...fields } = input;
+  const article = await strapi.documents(ARTICLE_UID).create({
+    data: { ...fields, content, ...(category ? { category } : {}) },
+    status,
+  });
+  return article.documentId;
+}
+
+export async function storedViews(strapi: Core.Strapi, documentId: string): Promise<number> {
+  const row = (await strapi.db.connection('artikel_views').where({ document_id: documentId }).first()) as { views: number } | undefined;
+  return row?.views ?? 0;
+}

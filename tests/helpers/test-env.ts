@@ -1,0 +1,11 @@
+import crypto from 'node:crypto';
+
+// Secrets per test process, so tests never write the development secrets file.
+const random = () => crypto.randomBytes(16).toString('base64');
+for (const name of ['API_TOKEN_SALT', 'ADMIN_JWT_SECRET', 'TRANSFER_TOKEN_SALT', 'ENCRYPTION_KEY', 'JWT_SECRET']) {
+  process.env[name] ??= random();
+}
+process.env.APP_KEYS ??= [random(), random()].join(',');
+process.env.STRAPI_TELEMETRY_DISABLED = 'true';
+process.env.LOG_LEVEL ??= 'error';
+process.env.STUDIO_NAME = 'Lichtbild Studio';
