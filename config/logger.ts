@@ -7,7 +7,7 @@ export default {
   transports: [
     new winston.transports.Console({
       level,
-      format: winston.format.combine(formats.levelFilter(level), formats.prettyPrint({ timestamps: 'YYYY-MM-DD HH:mm:ss.SSS' })),
+      format: formats.prettyPrint({ timestamps: 'YYYY-MM-DD HH:mm:ss.SSS' }),
     }),
   ],
 };

@@ -140,3 +140,10 @@ describe('GET /api/artikel', () => {
     expect(slugsOf(response.body)).toEqual(['golden-hour']);
   });
 });
+
+describe('stock REST routes', () => {
+  it('do not exist for articles or categories, so drafts cannot be fetched through them', async () => {
+    await app.api().get('/api/articles?status=draft').expect(404);
+    await app.api().get('/api/categories').expect(404);
+  });
+});

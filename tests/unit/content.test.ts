@@ -1,0 +1,46 @@
+import { plainText, readingTimeMinutes, renderContentHtml, sanitizeStoredContent, summarize } from '../../src/plugins/artikel/server/src/utils/content';
+
+describe('content helpers', () => {
+  it('renders plain text as paragraphs', () => {
+    expect(renderContentHtml('First paragraph.\n\nSecond one.')).toBe('<p>First paragraph.</p>\n<p>Second one.</p>');
+  });
+
+  it('sanitizes an HTML document without rendering it as Markdown', () => {
+    const html = renderContentHtml('<p>Hi <img src="x.jpg" onerror="alert(1)"></p>\n    <p>indented</p>');
+    expect(html).toBe('<p>Hi <img src="x.jpg" /></p>\n    <p>indented</p>');
+  });
+
+  it('removes scripts, handlers and javascript: links from stored HTML but keeps structure', () => {
+    const stored = sanitizeStoredContent('<h2>Title</h2><script>x()</script><a href="javascript:alert(1)">a</a><figure><img src="https://x/y.jpg" alt="y"><figcaption>c</figcaption></figure>');
+    expect(stored).toBe('<h2>Title</h2><a>a</a><figure><img src="https://x/y.jpg" alt="y" /><figcaption>c</figcaption></figure>');
+  });
+
+  it('stores Markdown without HTML exactly as written', () => {
+    const markdown = '> a quote\n\n* item & more';
+    expect(sanitizeStoredContent(markdown)).toBe(markdown);
+  });
+
+  it('extracts plain text without Markdown syntax or tags', () => {
+    expect(plainText('# Title\n\nSome **bold** and [a link](https://example.com) & more.')).toBe('Title Some bold and a link & more.');
+  });
+
+  it('summarizes short content as a whole and long content by sentences up to about 200 characters', () => {
+    expect(summarize('One. Two.')).toBe('One. Two.');
+    const sentence = 'This sentence has exactly sixty characters in it, or nearly. ';
+    const summary = summarize(sentence.repeat(10));
+    expect(summary.length).toBeLessThanOrEqual(200);
+    expect(summary.endsWith('.')).toBe(true);
+    expect(summary.split('.').length - 1).toBe(3);
+  });
+
+  it('cuts a single overlong sentence at a word boundary', () => {
+    const summary = summarize('word '.repeat(100));
+    expect(summary.length).toBeLessThanOrEqual(201);
+    expect(summary).toMatch(/word…$/);
+  });
+
+  it('counts reading time in minutes at 200 words a minute, at least 1', () => {
+    expect(readingTimeMinutes('')).toBe(1);
+    expect(readingTimeMinutes('word '.repeat(201))).toBe(2);
+  });
+});
