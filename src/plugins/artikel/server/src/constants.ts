@@ -17,6 +17,8 @@ export const TABLES = {
 } as const;
 
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
+export const CATEGORY_SLUG_UNIQUE_INDEX = 'categories_slug_uq';
+export const CATEGORY_NAME_UNIQUE_INDEX = 'categories_name_uq';
 
 export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;

@@ -1,6 +1,7 @@
 import bootstrap from './bootstrap';
 import config from './config';
 import controllers from './controllers';
+import middlewares from './middlewares';
 import register from './register';
 import routes from './routes';
 import services from './services';
@@ -11,5 +12,6 @@ export default {
   config,
   routes,
   controllers,
+  middlewares,
   services,
 };

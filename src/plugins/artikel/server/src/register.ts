@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from './constants';
+import type { ArticleData } from './services/article-defaults';
 import { getService } from './utils/get-service';
 
 /** Document actions after which the published state of an article may differ. */
@@ -8,15 +9,19 @@ const PUBLICATION_CHANGES = new Set(['create', 'update', 'delete', 'publish', 'u
 interface DocumentActionContext {
   uid: string;
   action: string;
-  params: { documentId?: string };
+  params: { documentId?: string; data?: ArticleData };
 }
 
 const register = ({ strapi }: { strapi: Core.Strapi }) => {
-  // One middleware for every path that writes articles (this plugin's POST, the admin, scripts),
-  // so the plugin's lookup tables follow every publish, unpublish, edit and delete.
+  // One middleware for every path that writes articles (this plugin's POST, the admin, scripts):
+  // the defaults are applied before each create and update, and the plugin's lookup tables follow
+  // every publish, unpublish, edit and delete.
   strapi.documents.use(async (context, next) => {
     const ctx = context as unknown as DocumentActionContext;
     if (ctx.uid !== ARTICLE_UID || !PUBLICATION_CHANGES.has(ctx.action)) return next();
+    if (ctx.action === 'create' || ctx.action === 'update') {
+      await getService(strapi, 'article-defaults').apply(ctx.action, ctx.params);
+    }
     const result = await next();
     const documentId = ctx.params.documentId ?? (result as { documentId?: string } | null)?.documentId;
     if (documentId) {

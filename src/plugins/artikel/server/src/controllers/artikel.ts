@@ -1,8 +1,16 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../utils/get-service';
+import { validateCreateArticle } from '../validation/create-article';
 import { validateListQuery, validateNoParameters } from '../validation/read-queries';
 
-type Context = { query: unknown; params: Record<string, string>; body: unknown };
+interface Context {
+  query: unknown;
+  params: Record<string, string>;
+  request: { body?: unknown };
+  body: unknown;
+  status: number;
+  set: (header: string, value: string) => void;
+}
 
 const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async find(ctx: Context) {
@@ -18,6 +26,15 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async categories(ctx: Context) {
     await validateNoParameters(ctx.query);
     ctx.body = { data: await getService(strapi, 'article-reads').categories() };
+  },
+
+  async create(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    const input = await validateCreateArticle(ctx.request.body);
+    const article = await getService(strapi, 'article-writes').create(input);
+    ctx.status = 201;
+    ctx.set('Location', `/api/artikel/${encodeURIComponent(article.slug)}`);
+    ctx.body = { data: article };
   },
 
   async latest(ctx: Context) {

@@ -9,6 +9,8 @@ export default {
       { method: 'GET', path: '/categories', handler: 'artikel.categories', config: publicRead },
       { method: 'GET', path: '/latest', handler: 'artikel.latest', config: publicRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: publicRead },
+      // Only Strapi API tokens may publish: full access, or a custom token holding artikel.create.
+      { method: 'POST', path: '/', handler: 'artikel.create', config: { auth: { strategies: ['content-api-token'] } } },
     ],
   },
 };

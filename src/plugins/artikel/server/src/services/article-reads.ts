@@ -1,4 +1,4 @@
-import type { Core } from '@strapi/strapi';
+import type { Core, Modules } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT, TABLES } from '../constants';
 import {
@@ -35,6 +35,18 @@ interface SummaryRow {
   updated_at: unknown;
   created_at: unknown;
 }
+
+const DETAIL_POPULATE: Modules.Documents.Params.Populate.Any<typeof ARTICLE_UID> = {
+  category: { fields: ['name', 'slug'] },
+  cover: { fields: ['url'] },
+  gallery: { fields: ['url', 'alternativeText', 'caption', 'width', 'height'] },
+};
+
+type ArticleDocument = NonNullable<Awaited<ReturnType<Modules.Documents.ServiceInstance<typeof ARTICLE_UID>['findOne']>>> & {
+  category?: { documentId: string; name?: string | null; slug?: string | null } | null;
+  cover?: { url: string } | null;
+  gallery?: Array<{ url: string; alternativeText?: string | null; caption?: string | null; width?: number | null; height?: number | null }> | null;
+};
 
 export interface CategoryWithCount {
   name: string;
@@ -205,6 +217,40 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     return summariesByDocumentId(chosen);
   };
 
+  const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> => {
+    const categoryRow = document.category
+      ? ((await knex()(TABLES.categories).select('id').where({ document_id: document.category.documentId }).first()) as { id: number } | undefined)
+      : undefined;
+    const record: ArticleDetailRecord = {
+      documentId: document.documentId,
+      title: document.title ?? '',
+      slug: document.slug ?? '',
+      summary: document.summary ?? null,
+      content: document.content ?? '',
+      tags: document.tags ?? null,
+      coverImageUrl: document.cover_image_url ?? null,
+      coverMediaUrl: document.cover?.url ?? null,
+      author: document.author ?? null,
+      views: viewCount,
+      category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,
+      publishedAt: toIsoString(document.publishedAt),
+      updatedAt: toIsoString(document.updatedAt) ?? '',
+      createdAt: toIsoString(document.createdAt) ?? '',
+      metaTitle: document.meta_title ?? null,
+      metaDescription: document.meta_description ?? null,
+      metaKeywords: document.meta_keywords ?? null,
+      gallery: (document.gallery ?? []).map((image) => ({
+        url: image.url,
+        alternativeText: image.alternativeText ?? null,
+        caption: image.caption ?? null,
+        width: image.width ?? null,
+        height: image.height ?? null,
+      })),
+    };
+    const related = await relatedTo({ documentId: document.documentId, tags: record.tags, categoryId: categoryRow?.id ?? null });
+    return toFullArticle(record, related, recordContext());
+  };
+
   return {
     async list(filters: ListQuery): Promise<ArticleList> {
       const countRow = (await applyFilters(publishedArticles(), filters).count({ total: '*' }).first()) as { total: number | string } | undefined;
@@ -236,50 +282,16 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The published article with this slug, counting this read as a view. */
     async readBySlug(slug: string): Promise<FullArticle> {
-      const document = await strapi.documents(ARTICLE_UID).findFirst({
-        filters: { slug: { $eq: slug } },
-        status: 'published',
-        populate: {
-          category: { fields: ['name', 'slug'] },
-          cover: { fields: ['url'] },
-          gallery: { fields: ['url', 'alternativeText', 'caption', 'width', 'height'] },
-        },
-      });
+      const document = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'published', populate: DETAIL_POPULATE });
       if (!document) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
+      return fullArticleOf(document, await views().countView(document.documentId));
+    },
 
-      const viewCount = await views().countView(document.documentId);
-      const categoryRow = document.category
-        ? ((await knex()(TABLES.categories).select('id').where({ document_id: document.category.documentId }).first()) as { id: number } | undefined)
-        : undefined;
-
-      const record: ArticleDetailRecord = {
-        documentId: document.documentId,
-        title: document.title ?? '',
-        slug: document.slug ?? '',
-        summary: document.summary ?? null,
-        content: document.content ?? '',
-        tags: document.tags ?? null,
-        coverImageUrl: document.cover_image_url ?? null,
-        coverMediaUrl: document.cover?.url ?? null,
-        author: document.author ?? null,
-        views: viewCount,
-        category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,
-        publishedAt: toIsoString(document.publishedAt),
-        updatedAt: toIsoString(document.updatedAt) ?? '',
-        createdAt: toIsoString(document.createdAt) ?? '',
-        metaTitle: document.meta_title ?? null,
-        metaDescription: document.meta_description ?? null,
-        metaKeywords: document.meta_keywords ?? null,
-        gallery: (document.gallery ?? []).map((image) => ({
-          url: image.url,
-          alternativeText: image.alternativeText ?? null,
-          caption: image.caption ?? null,
-          width: image.width ?? null,
-          height: image.height ?? null,
-        })),
-      };
-      const related = await relatedTo({ documentId: document.documentId, tags: record.tags, categoryId: categoryRow?.id ?? null });
-      return toFullArticle(record, related, recordContext());
+    /** An article as its author just wrote it (a draft included), without counting a view. */
+    async fullArticle(documentId: string, status: 'published' | 'draft'): Promise<FullArticle> {
+      const document = await strapi.documents(ARTICLE_UID).findOne({ documentId, status, populate: DETAIL_POPULATE });
+      if (!document) throw new errors.NotFoundError(`No ${status} article has the id "${documentId}"`);
+      return fullArticleOf(document, await views().currentViews(documentId));
     },
   };
 };

@@ -20,6 +20,11 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => ({
     return Number(rowsOf(result)[0]?.views ?? 1);
   },
 
+  async currentViews(documentId: string): Promise<number> {
+    const row = (await strapi.db.connection(TABLES.views).select('views').where({ document_id: documentId }).first()) as { views: number } | undefined;
+    return Number(row?.views ?? 0);
+  },
+
   async forget(documentId: string): Promise<void> {
     await strapi.db.connection(TABLES.views).where({ document_id: documentId }).delete();
   },

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { DRAFT_SLUG_UNIQUE_INDEX, TABLES } from '../constants';
+import { CATEGORY_NAME_UNIQUE_INDEX, CATEGORY_SLUG_UNIQUE_INDEX, DRAFT_SLUG_UNIQUE_INDEX, TABLES } from '../constants';
 
 /**
  * Tables the plugin owns beside Strapi's schema. Strapi leaves tables and indexes it never created
@@ -28,11 +28,22 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
       });
     }
 
-    // Every document has exactly one draft row, so a unique slug among draft rows is a unique slug
-    // per article; Strapi's schema format cannot express a partial index.
-    await knex.raw(
-      `CREATE UNIQUE INDEX IF NOT EXISTS ${DRAFT_SLUG_UNIQUE_INDEX} ON ${TABLES.articles} (slug) WHERE published_at IS NULL`,
-    );
+    // Every article has exactly one draft row, so a unique slug among draft rows is a unique slug
+    // per article; Strapi's schema format cannot express a partial or an expression index.
+    await this.uniqueIndex(DRAFT_SLUG_UNIQUE_INDEX, `${TABLES.articles} (slug) WHERE published_at IS NULL`);
+    // Categories have no Draft & Publish: one row each. These make concurrent creates of one new
+    // category end in one row.
+    await this.uniqueIndex(CATEGORY_SLUG_UNIQUE_INDEX, `${TABLES.categories} (slug)`);
+    await this.uniqueIndex(CATEGORY_NAME_UNIQUE_INDEX, `${TABLES.categories} (LOWER(name))`);
+  },
+
+  /** A unique index the data already breaks is reported, not fatal: the service still starts. */
+  async uniqueIndex(name: string, definition: string): Promise<void> {
+    try {
+      await strapi.db.connection.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${definition}`);
+    } catch (error) {
+      strapi.log.error(`artikel: could not create the unique index ${name}; remove the duplicates it names. ${String(error)}`);
+    }
   },
 });
 

@@ -1,16 +1,7 @@
-import type articleIndex from './article-index';
-import type articleReads from './article-reads';
-import type articleViews from './article-views';
-import type pluginTables from './plugin-tables';
+import type services from './index';
 
-export type ArticleIndexService = ReturnType<typeof articleIndex>;
-export type ArticleReadsService = ReturnType<typeof articleReads>;
-export type ArticleViewsService = ReturnType<typeof articleViews>;
-export type PluginTablesService = ReturnType<typeof pluginTables>;
+type ServiceFactories = typeof services;
 
-export interface ArtikelServices {
-  'article-index': ArticleIndexService;
-  'article-reads': ArticleReadsService;
-  'article-views': ArticleViewsService;
-  'plugin-tables': PluginTablesService;
-}
+/** Each service of the plugin by name, typed from its factory. */
+export type ArtikelServices = { [Name in keyof ServiceFactories]: ReturnType<ServiceFactories[Name]> };
+export type ArticleViewsService = ArtikelServices['article-views'];

@@ -83,10 +83,15 @@ export function summarize(content: string, targetLength = SUMMARY_TARGET_LENGTH)
     summary += sentence;
   }
   summary = summary.trim();
-  if (summary !== '') return summary;
-  const cut = text.slice(0, targetLength + 1);
+  return summary !== '' ? summary : truncateAtWord(text, targetLength);
+}
+
+/** Text of at most maxLength characters, cut at a word boundary and marked with an ellipsis when cut. */
+export function truncateAtWord(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return text;
+  const cut = text.slice(0, maxLength);
   const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > 0 ? cut.slice(0, lastSpace) : text.slice(0, targetLength)).replace(/[\s,;:.-]+$/, '')}…`;
+  return `${(lastSpace > 0 ? cut.slice(0, lastSpace) : cut.slice(0, maxLength - 1)).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
 const WORDS_PER_MINUTE = 200;

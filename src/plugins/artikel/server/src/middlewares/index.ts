@@ -1,0 +1,3 @@
+import requestBodyErrors from './request-body-errors';
+
+export default { 'request-body-errors': requestBodyErrors };

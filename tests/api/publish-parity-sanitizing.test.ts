@@ -1,0 +1,146 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiToken } from '../helpers/tokens';
+import { ARTICLE_UID, createCategory } from '../helpers/fixtures';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+let app: TestApp;
+let token: string;
+let weddings: string;
+
+const post = (body: object) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body);
+
+beforeAll(async () => {
+  app = await startStrapi();
+  token = await createApiToken(app.strapi, 'full-access');
+  weddings = await createCategory(app.strapi, 'Weddings', 'weddings');
+});
+
+afterAll(async () => {
+  await app.stop();
+});
+
+describe('sanitizing', () => {
+  const vectors = [
+    '<script>alert(1)</script>',
+    '<img src="x.jpg" onerror="alert(1)">',
+    '<svg onload="alert(1)"><circle r="1"/></svg>',
+    '<a href="javascript:alert(1)">click</a>',
+  ];
+
+  it('removes script, event handlers and javascript: links from submitted HTML before storing it', async () => {
+    const response = await post({ title: 'HTML vectors', category: 'Weddings', content: `<p>Kept text</p>${vectors.join('')}<h2>Kept heading</h2>` }).expect(201);
+    const { content, content_html: contentHtml } = response.body.data;
+    for (const html of [content, contentHtml]) {
+      expect(html).not.toMatch(/<script|onerror|onload|javascript:|alert\(1\)|<svg/i);
+      expect(html).toContain('<p>Kept text</p>');
+      expect(html).toContain('<h2>Kept heading</h2>');
+    }
+    const stored = await app.strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: 'html-vectors' }, status: 'published' });
+    expect(stored?.content).toBe(content);
+  });
+
+  it('keeps images, links, lists, figures and tables', async () => {
+    const html =
+      '<figure><img src="https://cdn.example.com/a.jpg" alt="Bride"><figcaption>At the lake</figcaption></figure>' +
+      '<p><a href="https://example.com">site</a></p><ul><li>one</li></ul><table><tbody><tr><td>cell</td></tr></tbody></table>';
+    const response = await post({ title: 'Structure', category: 'Weddings', content: html }).expect(201);
+    expect(response.body.data.content).toBe(
+      '<figure><img src="https://cdn.example.com/a.jpg" alt="Bride" /><figcaption>At the lake</figcaption></figure>' +
+        '<p><a href="https://example.com">site</a></p><ul><li>one</li></ul><table><tbody><tr><td>cell</td></tr></tbody></table>',
+    );
+  });
+
+  it('renders Markdown to HTML and drops dangerous HTML inside it', async () => {
+    const markdown = '# Title\n\nSome *emphasis* and [a link](https://example.com).\n\n[bad](javascript:alert(1))\n\n<img src=x onerror=alert(1)>';
+    const response = await post({ title: 'Markdown body', category: 'Weddings', content: markdown }).expect(201);
+    const contentHtml: string = response.body.data.content_html;
+    expect(contentHtml).toContain('<h1>Title</h1>');
+    expect(contentHtml).toContain('<em>emphasis</em>');
+    expect(contentHtml).toContain('<a href="https://example.com">a link</a>');
+    expect(contentHtml).not.toMatch(/href="javascript:|onerror=|<script/i);
+  });
+
+  it('renders plain text as paragraphs', async () => {
+    const response = await post({ title: 'Plain', category: 'Weddings', content: 'First paragraph.\n\nSecond paragraph.' }).expect(201);
+    expect(response.body.data.content_html).toBe('<p>First paragraph.</p>\n<p>Second paragraph.</p>');
+  });
+});
+
+describe('parity with the admin', () => {
+  it('gives an article created the Content Manager way the same defaults as POST', async () => {
+    const created = await app.strapi.documents(ARTICLE_UID).create({
+      data: { title: 'Made in the admin', content: '<p>Editor text here.</p><script>alert(1)</script>', category: weddings, tags: 'a, A, b' },
+    });
+    expect(created).toMatchObject({
+      slug: 'made-in-the-admin',
+      summary: 'Editor text here.',
+      author: 'Lichtbild Studio',
+      meta_title: 'Made in the admin',
+      meta_description: 'Editor text here.',
+      content: '<p>Editor text here.</p>',
+      tags: 'a, b',
+    });
+  });
+
+  it('numbers a taken slug for an admin-created article too', async () => {
+    const created = await app.strapi.documents(ARTICLE_UID).create({ data: { title: 'Made in the admin', content: 'Again.' } });
+    expect(created.slug).toBe('made-in-the-admin-2');
+  });
+
+  it('refills defaults that an editor blanks, and keeps the rest', async () => {
+    const documents = app.strapi.documents(ARTICLE_UID);
+    const created = await documents.create({ data: { title: 'Editable', content: 'Original body.', summary: 'Hand-written.' } });
+    const updated = await documents.update({ documentId: created.documentId, data: { summary: '', meta_title: '', content: 'New body text.' } });
+    expect(updated).toMatchObject({ summary: 'New body text.', meta_title: 'Editable', slug: 'editable', meta_description: 'Hand-written.' });
+  });
+
+  it('publishes an admin article into the public reads with its tags indexed', async () => {
+    const documents = app.strapi.documents(ARTICLE_UID);
+    const created = await documents.create({ data: { title: 'Admin published', content: 'x', tags: 'AdminTag' } });
+    expect((await app.api().get('/api/artikel?tag=admintag').expect(200)).body.data).toEqual([]);
+    await documents.publish({ documentId: created.documentId });
+    expect((await app.api().get('/api/artikel?tag=admintag').expect(200)).body.data.map((a: { slug: string }) => a.slug)).toEqual(['admin-published']);
+  });
+});
+
+describe('webhooks', () => {
+  it('fires entry.create and entry.publish for an article published through POST', async () => {
+    const received: Array<{ event: string; model: string; entry: { slug?: string } }> = [];
+    const server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        received.push(JSON.parse(body));
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const webhookStore = app.strapi.get('webhookStore') as { createWebhook: (data: object) => Promise<object> };
+      const webhookRunner = app.strapi.get('webhookRunner') as { add: (webhook: object) => void };
+      const webhook = await webhookStore.createWebhook({
+        name: 'site rebuild',
+        url: `http://127.0.0.1:${port}/hook`,
+        headers: {},
+        events: ['entry.create', 'entry.publish'],
+        isEnabled: true,
+      });
+      webhookRunner.add(webhook);
+
+      await post({ title: 'Webhook article', category: 'Weddings', content: 'Hello hooks.' }).expect(201);
+
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && received.filter((event) => event.entry?.slug === 'webhook-article').length < 2) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const events = received.filter((event) => event.model === 'article' && event.entry?.slug === 'webhook-article').map((event) => event.event);
+      expect(events.sort()).toEqual(['entry.create', 'entry.publish']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
