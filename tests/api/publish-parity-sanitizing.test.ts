@@ -144,3 +144,23 @@ describe('webhooks', () => {
     }
   });
 });
+
+describe('views in the admin', () => {
+  it('shows a signed-in editor the view count through the admin route, and refuses anyone else', async () => {
+    const response = await post({ title: 'Counted in admin', category: 'Weddings', content: 'x' }).expect(201);
+    const documentId: string = response.body.data.id;
+    await app.api().get('/api/artikel/counted-in-admin').expect(200);
+    await app.api().get('/api/artikel/counted-in-admin').expect(200);
+
+    await app.api().get(`/artikel/views/${documentId}`).expect(401);
+
+    const superAdmin = await (app.strapi.service('admin::role') as unknown as { getSuperAdmin: () => Promise<{ id: number }> }).getSuperAdmin();
+    const users = app.strapi.service('admin::user') as unknown as { create: (data: object) => Promise<unknown> };
+    await users.create({ email: 'editor@example.com', firstname: 'Ed', lastname: 'Itor', password: 'Editor-pass-1', isActive: true, roles: [superAdmin.id] });
+    const login = await app.api().post('/admin/login').send({ email: 'editor@example.com', password: 'Editor-pass-1' }).expect(200);
+    const adminToken: string = login.body.data.token;
+
+    const views = await app.api().get(`/artikel/views/${documentId}`).set('Authorization', `Bearer ${adminToken}`).expect(200);
+    expect(views.body).toEqual({ data: { document_id: documentId, views: 2 } });
+  });
+});

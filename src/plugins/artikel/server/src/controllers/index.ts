@@ -1,3 +1,4 @@
+import adminViews from './admin-views';
 import artikel from './artikel';
 
-export default { artikel };
+export default { 'admin-views': adminViews, artikel };

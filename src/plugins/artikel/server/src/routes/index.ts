@@ -13,4 +13,15 @@ export default {
       { method: 'POST', path: '/', handler: 'artikel.create', config: { auth: { strategies: ['content-api-token'] } } },
     ],
   },
+  admin: {
+    type: 'admin',
+    routes: [
+      {
+        method: 'GET',
+        path: '/views/:documentId',
+        handler: 'admin-views.findOne',
+        config: { policies: ['admin::isAuthenticatedAdmin'] },
+      },
+    ],
+  },
 };

@@ -1,0 +1,14 @@
+import type { Core } from '@strapi/strapi';
+import { getService } from '../utils/get-service';
+
+type Context = { params: Record<string, string>; body: unknown };
+
+/** The view count of an article for the admin's edit view (read-only: nothing here writes). */
+const adminViewsController = ({ strapi }: { strapi: Core.Strapi }) => ({
+  async findOne(ctx: Context) {
+    const { documentId } = ctx.params;
+    ctx.body = { data: { document_id: documentId, views: await getService(strapi, 'article-views').currentViews(documentId) } };
+  },
+});
+
+export default adminViewsController;
