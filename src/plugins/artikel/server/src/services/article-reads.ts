@@ -43,7 +43,7 @@ const DETAIL_POPULATE: Modules.Documents.Params.Populate.Any<typeof ARTICLE_UID>
 };
 
 type ArticleDocument = NonNullable<Awaited<ReturnType<Modules.Documents.ServiceInstance<typeof ARTICLE_UID>['findOne']>>> & {
-  category?: { documentId: string; name?: string | null; slug?: string | null } | null;
+  category?: { id: number | string; documentId: string; name?: string | null; slug?: string | null } | null;
   cover?: { url: string } | null;
   gallery?: Array<{ url: string; alternativeText?: string | null; caption?: string | null; width?: number | null; height?: number | null }> | null;
 };
@@ -218,9 +218,6 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> => {
-    const categoryRow = document.category
-      ? ((await knex()(TABLES.categories).select('id').where({ document_id: document.category.documentId }).first()) as { id: number } | undefined)
-      : undefined;
     const record: ArticleDetailRecord = {
       documentId: document.documentId,
       title: document.title ?? '',
@@ -247,7 +244,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         height: image.height ?? null,
       })),
     };
-    const related = await relatedTo({ documentId: document.documentId, tags: record.tags, categoryId: categoryRow?.id ?? null });
+    const related = await relatedTo({ documentId: document.documentId, tags: record.tags, categoryId: document.category ? Number(document.category.id) : null });
     return toFullArticle(record, related, recordContext());
   };
 
