@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, PLUGIN_ID } from '../constants';
+import { isBlank } from '../utils/blank';
 import { conflictError } from '../utils/conflict-error';
 import { sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
 import { RESERVED_SLUGS, normalizeSlug, slugFromTitle, withSuffix } from '../utils/slugs';
@@ -22,10 +23,6 @@ export interface ArticleData {
 type DefaultedField = 'summary' | 'author' | 'meta_title' | 'meta_description';
 
 const META_DESCRIPTION_LIMIT = 500;
-
-function isBlank(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
-}
 
 function slugError(message: string): errors.ValidationError {
   return new errors.ValidationError(message, { errors: [{ path: ['slug'], message, name: 'ValidationError' }] });

@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
 import type { FullArticle } from '../utils/article-records';
+import { isBlank } from '../utils/blank';
+import { normalizeSlug } from '../utils/slugs';
 import { conflictError } from '../utils/conflict-error';
 import { isUniqueViolation } from '../utils/database-errors';
 import { getService } from '../utils/get-service';
@@ -24,8 +26,8 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => ({
         return await getService(strapi, 'article-reads').fullArticle(created.documentId, status);
       } catch (error) {
         if (!isUniqueViolation(error, 'slug')) throw error;
-        if (fields.slug !== undefined && fields.slug.trim() !== '') {
-          throw conflictError(`Another article already has the slug "${fields.slug}"`, 'slug');
+        if (!isBlank(fields.slug)) {
+          throw conflictError(`Another article already has the slug "${normalizeSlug(fields.slug ?? '')}"`, 'slug');
         }
         if (attempt >= MAX_SLUG_ATTEMPTS) throw error;
       }

@@ -1,3 +1,4 @@
+import { blankToNull } from './blank';
 import { parseTags } from './tags';
 import { readingTimeMinutes, renderContentHtml, summarize } from './content';
 
@@ -73,10 +74,6 @@ export interface RecordContext {
   studioName: string;
   /** Prefix for media URLs that the upload provider stores relative to the server (PUBLIC_URL). */
   mediaBaseUrl: string;
-}
-
-function blankToNull(value: string | null | undefined): string | null {
-  return value === null || value === undefined || value.trim() === '' ? null : value;
 }
 
 export function absoluteMediaUrl(url: string, context: RecordContext): string {
