@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, PLUGIN_ID } from '../constants';
 import { isBlank } from '../utils/blank';
-import { conflictError } from '../utils/conflict-error';
+import { slugConflictError } from '../utils/conflict-error';
 import { sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
 import { RESERVED_SLUGS, normalizeSlug, slugFromTitle, withSuffix } from '../utils/slugs';
 import { formatTags, parseTags } from '../utils/tags';
@@ -65,7 +65,7 @@ const articleDefaults = ({ strapi }: { strapi: Core.Strapi }) => {
       if (slug === '') throw slugError('slug must contain at least one letter or digit');
       if (RESERVED_SLUGS.has(slug)) throw slugError(`slug "${slug}" is reserved for a route`);
       const taken = await takenSlugs(slug, exceptDocumentId);
-      if (taken.has(slug)) throw conflictError(`Another article already has the slug "${slug}"`, 'slug');
+      if (taken.has(slug)) throw slugConflictError(slug);
       return slug;
     },
 

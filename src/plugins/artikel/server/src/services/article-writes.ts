@@ -3,7 +3,7 @@ import { ARTICLE_UID } from '../constants';
 import type { FullArticle } from '../utils/article-records';
 import { isBlank } from '../utils/blank';
 import { normalizeSlug } from '../utils/slugs';
-import { conflictError } from '../utils/conflict-error';
+import { slugConflictError } from '../utils/conflict-error';
 import { isUniqueViolation } from '../utils/database-errors';
 import { getService } from '../utils/get-service';
 import type { CreateArticleInput } from '../validation/create-article';
@@ -27,7 +27,7 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => ({
       } catch (error) {
         if (!isUniqueViolation(error, 'slug')) throw error;
         if (!isBlank(fields.slug)) {
-          throw conflictError(`Another article already has the slug "${normalizeSlug(fields.slug ?? '')}"`, 'slug');
+          throw slugConflictError(normalizeSlug(fields.slug ?? ''));
         }
         if (attempt >= MAX_SLUG_ATTEMPTS) throw error;
       }
