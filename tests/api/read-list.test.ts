@@ -1,4 +1,4 @@
-import { createArticle, createCategory } from '../helpers/fixtures';
+import { ARTICLE_UID, createArticle, createCategory } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
@@ -99,6 +99,40 @@ describe('GET /api/artikel', () => {
     expect(slugsOf((await app.api().get('/api/artikel').query({ q: '  rainy   umbrellas ' }).expect(200)).body)).toEqual(['rainy-wedding']);
     expect(slugsOf((await app.api().get('/api/artikel').query({ q: 'rainy softbox' }).expect(200)).body)).toEqual([]);
     expect(slugsOf((await app.api().get('/api/artikel').query({ q: 'outdoor' }).expect(200)).body)).toEqual(['golden-hour']);
+  });
+
+  it('finds a word inside longer words and in non-ASCII text, in any case', async () => {
+    const documentId = await createArticle(app.strapi, { title: 'Über den Wolken', slug: 'ueber-den-wolken', category: portraits, content: 'Hochzeitsfotografie im ÄUSSERSTEN Norden.' });
+    try {
+      for (const q of ['über', 'ÜBER', 'fotograf', 'äußersten'.replace('ß', 'ss'), 'Wolken hochzeit', 'im wolken']) {
+        expect(slugsOf((await app.api().get('/api/artikel').query({ q }).expect(200)).body)).toEqual(['ueber-den-wolken']);
+      }
+      expect(slugsOf((await app.api().get('/api/artikel').query({ q: 'über softbox' }).expect(200)).body)).toEqual([]);
+    } finally {
+      await app.strapi.documents(ARTICLE_UID).delete({ documentId });
+    }
+  });
+
+  it('keeps search results in step with edits, unpublishing, publishing and deletion', async () => {
+    const search = async (q: string) => slugsOf((await app.api().get('/api/artikel').query({ q }).expect(200)).body);
+    const documentId = await createArticle(app.strapi, { title: 'Snowy forest walk', slug: 'snowy-forest', category: portraits, content: 'Frost on pine needles.' });
+    expect(await search('needles')).toEqual(['snowy-forest']);
+
+    await app.strapi.documents(ARTICLE_UID).update({ documentId, data: { content: 'Hoarfrost on birch branches.' } });
+    expect(await search('needles')).toEqual(['snowy-forest']);
+    await app.strapi.documents(ARTICLE_UID).publish({ documentId });
+    expect(await search('needles')).toEqual([]);
+    expect(await search('birch')).toEqual(['snowy-forest']);
+
+    await app.strapi.documents(ARTICLE_UID).unpublish({ documentId });
+    expect(await search('birch')).toEqual([]);
+    await app.strapi.documents(ARTICLE_UID).publish({ documentId });
+    expect(await search('birch')).toEqual(['snowy-forest']);
+
+    await app.strapi.documents(ARTICLE_UID).delete({ documentId });
+    expect(await search('birch')).toEqual([]);
+    const indexed = (await app.strapi.db.connection('artikel_search_docs').count({ count: '*' }).first()) as { count: number };
+    expect(Number(indexed.count)).toBe(4);
   });
 
   it('treats an empty q as no filter', async () => {

@@ -14,7 +14,12 @@ export const TABLES = {
   files: 'files',
   views: 'artikel_views',
   tags: 'artikel_tags',
+  searchDocuments: 'artikel_search_docs',
+  search: 'artikel_search',
 } as const;
+
+/** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */
+export const SEARCH_MIN_WORD_LENGTH = 3;
 
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
 export const CATEGORY_SLUG_UNIQUE_INDEX = 'categories_slug_uq';
@@ -24,4 +29,3 @@ export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;
 export const LATEST_COUNT = 5;
 export const RELATED_COUNT = 4;
-export const MAX_QUERY_LENGTH = 500;

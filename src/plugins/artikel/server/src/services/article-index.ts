@@ -1,49 +1,110 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
+import { isSqlite } from '../utils/database-dialect';
 import { parseTags, tagKey } from '../utils/tags';
 
-interface PublishedTagsRow {
+type Knex = Core.Strapi['db']['connection'];
+
+interface PublishedRow {
   document_id: string;
   tags: string | null;
 }
 
-function tagRows(rows: PublishedTagsRow[]): Array<{ tag: string; document_id: string }> {
+const RECONCILE_BATCH = 500;
+
+function tagRows(rows: PublishedRow[]): Array<{ tag: string; document_id: string }> {
   return rows.flatMap((row) => parseTags(row.tags).map((tag) => ({ tag: tagKey(tag), document_id: row.document_id })));
 }
 
+async function insertTags(knex: Knex, rows: PublishedRow[]): Promise<void> {
+  const tags = tagRows(rows);
+  for (let start = 0; start < tags.length; start += RECONCILE_BATCH) {
+    await knex(TABLES.tags).insert(tags.slice(start, start + RECONCILE_BATCH)).onConflict(['tag', 'document_id']).ignore();
+  }
+}
+
+/** FTS5 rows are addressed by rowid only, so a document's entry is removed through its docs row. */
+async function removeFromSearch(knex: Knex, documentIds: string[]): Promise<void> {
+  for (let start = 0; start < documentIds.length; start += RECONCILE_BATCH) {
+    const batch = documentIds.slice(start, start + RECONCILE_BATCH);
+    const placeholders = batch.map(() => '?').join(', ');
+    await knex.raw(
+      `DELETE FROM ${TABLES.search} WHERE rowid IN (SELECT id FROM ${TABLES.searchDocuments} WHERE document_id IN (${placeholders}))`,
+      batch,
+    );
+    await knex(TABLES.searchDocuments).whereIn('document_id', batch).delete();
+  }
+}
+
+/** Indexes the published row of each document that has no entry yet, optionally only of one document. */
+async function addToSearch(knex: Knex, documentId?: string): Promise<number> {
+  const onlyDocument = documentId === undefined ? '' : 'AND a.document_id = ?';
+  const bindings = documentId === undefined ? [] : [documentId];
+  const before = (await knex(TABLES.searchDocuments).max({ id: 'id' }).first()) as { id: number | null } | undefined;
+  const lastId = Number(before?.id ?? 0);
+  await knex.raw(
+    `INSERT INTO ${TABLES.searchDocuments} (document_id)
+     SELECT DISTINCT a.document_id FROM ${TABLES.articles} a
+     WHERE a.published_at IS NOT NULL ${onlyDocument}
+       AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)`,
+    bindings,
+  );
+  await knex.raw(
+    `INSERT INTO ${TABLES.search} (rowid, title, content, tags)
+     SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
+     FROM ${TABLES.searchDocuments} d JOIN ${TABLES.articles} a ON a.document_id = d.document_id AND a.published_at IS NOT NULL
+     WHERE d.id > ?`,
+    [lastId],
+  );
+  const after = (await knex(TABLES.searchDocuments).max({ id: 'id' }).first()) as { id: number | null } | undefined;
+  return Number(after?.id ?? 0) - lastId;
+}
+
 /**
- * Keeps the plugin's lookup tables in step with the published articles. Called after every write
- * that can change what is published (see the document middleware in register.ts).
+ * Keeps the plugin's lookup tables (tags, full-text search) in step with the published articles.
+ * Called after every write that can change what is published (see the document middleware in
+ * register.ts), and at boot to repair what changed behind the Document Service's back.
  */
 const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
   async syncDocument(documentId: string): Promise<void> {
     // The index is keyed by document and must follow the published row exactly, which the
-    // Document Service cannot express as one delete-and-insert transaction.
+    // Document Service cannot express as one delete-and-insert transaction; FTS5 has no model at all.
     await strapi.db.connection.transaction(async (trx) => {
       const published = (await trx(TABLES.articles)
         .select('document_id', 'tags')
         .where({ document_id: documentId })
-        .whereNotNull('published_at')) as PublishedTagsRow[];
+        .whereNotNull('published_at')) as PublishedRow[];
       await trx(TABLES.tags).where({ document_id: documentId }).delete();
-      const rows = tagRows(published);
-      if (rows.length > 0) await trx(TABLES.tags).insert(rows).onConflict(['tag', 'document_id']).ignore();
+      await insertTags(trx, published);
+      if (isSqlite(strapi)) {
+        await removeFromSearch(trx, [documentId]);
+        await addToSearch(trx, documentId);
+      }
     });
   },
 
-  /** Repairs the index after writes that bypassed the Document Service (imports, a crash between commits). */
+  /**
+   * Removes entries of documents no longer published and adds published documents that have
+   * none. An edit made behind the Document Service's back is not detected; syncDocument repairs it.
+   */
   async reconcile(): Promise<void> {
     const knex = strapi.db.connection;
     const publishedIds = knex(TABLES.articles).select('document_id').whereNotNull('published_at');
     await knex(TABLES.tags).whereNotIn('document_id', publishedIds).delete();
-    const missing = (await knex({ a: TABLES.articles })
+    const missingTags = (await knex({ a: TABLES.articles })
       .select('a.document_id', 'a.tags')
       .whereNotNull('a.published_at')
       .whereNotNull('a.tags')
-      .whereNotExists(knex({ t: TABLES.tags }).select(knex.raw('1')).whereRaw('t.document_id = a.document_id'))) as PublishedTagsRow[];
-    const rows = tagRows(missing);
-    for (let start = 0; start < rows.length; start += 500) {
-      await knex(TABLES.tags).insert(rows.slice(start, start + 500)).onConflict(['tag', 'document_id']).ignore();
-    }
+      .whereNotExists(knex({ t: TABLES.tags }).select(knex.raw('1')).whereRaw('t.document_id = a.document_id'))) as PublishedRow[];
+    await insertTags(knex, missingTags);
+
+    if (!isSqlite(strapi)) return;
+    const unpublished = (await knex(TABLES.searchDocuments).select('document_id').whereNotIn('document_id', publishedIds)) as Array<{ document_id: string }>;
+    await knex.transaction(async (trx) => {
+      await removeFromSearch(trx, unpublished.map((row) => row.document_id));
+      const added = await addToSearch(trx);
+      if (added + unpublished.length > 0) strapi.log.info(`artikel: search index updated (${added} added, ${unpublished.length} removed)`);
+    });
   },
 });
 

@@ -11,6 +11,8 @@ import {
   toFullArticle,
   toIsoString,
 } from '../utils/article-records';
+import { isSqlite } from '../utils/database-dialect';
+import { ftsAllOf, splitSearchWords } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
@@ -139,7 +141,19 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     ]);
 
   const applyFilters = (query: QueryBuilder, filters: ListQuery): QueryBuilder => {
-    for (const word of filters.words) {
+    const { indexed, scanned } = splitSearchWords(filters.words, isSqlite(strapi));
+    if (indexed.length > 0) {
+      // FTS5 MATCH has no query-builder form.
+      query.whereIn(
+        'a.document_id',
+        knex()
+          .select('d.document_id')
+          .from({ s: TABLES.search })
+          .join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid')
+          .whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
+      );
+    }
+    for (const word of scanned) {
       const pattern = `%${escapeLike(word.toLowerCase())}%`;
       query.where((clause) => {
         clause

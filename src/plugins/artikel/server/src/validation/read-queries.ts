@@ -1,5 +1,5 @@
 import { yup } from '@strapi/utils';
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, MAX_QUERY_LENGTH } from '../constants';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../constants';
 import { validateInput } from './validate';
 
 const WHOLE_NUMBER = /^[0-9]+$/;
@@ -11,9 +11,11 @@ const positiveWholeNumber = (name: string) =>
     .test('safe-integer', `${name} must be at most ${Number.MAX_SAFE_INTEGER}`, (value) => value === undefined || !WHOLE_NUMBER.test(value) || Number.isSafeInteger(Number(value)));
 
 const listQuerySchema = yup.object({
-  q: yup.string().max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`),
-  kategori: yup.string().max(200, 'kategori must be at most 200 characters'),
-  tag: yup.string().max(200, 'tag must be at most 200 characters'),
+  // No length limits: a long q, kategori or tag simply matches nothing, and the HTTP server
+  // already refuses request lines over 16 KB.
+  q: yup.string(),
+  kategori: yup.string(),
+  tag: yup.string(),
   limit: positiveWholeNumber('limit'),
   page: positiveWholeNumber('page'),
 });
@@ -36,6 +38,15 @@ interface RawListQuery {
   page?: string;
 }
 
+/** The words of q, each once (case-insensitively): a word repeated adds nothing to "every word must occur". */
+function searchWords(q: string): string[] {
+  const words = new Map<string, string>();
+  for (const word of q.trim().split(/\s+/)) {
+    if (word !== '' && !words.has(word.toLowerCase())) words.set(word.toLowerCase(), word);
+  }
+  return [...words.values()];
+}
+
 function nonBlank(value: string | undefined): string | null {
   const trimmed = value?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
@@ -44,7 +55,7 @@ function nonBlank(value: string | undefined): string | null {
 export async function validateListQuery(query: unknown): Promise<ListQuery> {
   const raw = await validateInput<RawListQuery>(listQuerySchema, query, 'The query');
   return {
-    words: (raw.q ?? '').trim().split(/\s+/).filter((word) => word !== ''),
+    words: searchWords(raw.q ?? ''),
     kategori: nonBlank(raw.kategori),
     tag: nonBlank(raw.tag),
     limit: Math.min(raw.limit === undefined ? LIST_DEFAULT_LIMIT : Number(raw.limit), LIST_MAX_LIMIT),
