@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { corsOrigins, parseOrigins } from '../src/cors';
 
 const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewares => {
   const bodyLimit = env('REQUEST_BODY_LIMIT', '1mb');
@@ -6,7 +7,14 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
     'strapi::logger',
     'strapi::errors',
     'strapi::security',
-    'strapi::cors',
+    {
+      name: 'strapi::cors',
+      config: {
+        origin: corsOrigins(parseOrigins(env('CORS_ORIGINS', ''))),
+        // Credentials travel in the Authorization header, never in cookies a browser would attach.
+        credentials: false,
+      },
+    },
     'strapi::poweredBy',
     'strapi::query',
     // Just before the body parser, whose errors it turns into the contract's 400 and 413.

@@ -9,3 +9,4 @@ process.env.APP_KEYS ??= [random(), random()].join(',');
 process.env.STRAPI_TELEMETRY_DISABLED = 'true';
 process.env.LOG_LEVEL ??= 'error';
 process.env.STUDIO_NAME = 'Lichtbild Studio';
+process.env.ARTIKEL_RATE_LIMIT ??= '0';

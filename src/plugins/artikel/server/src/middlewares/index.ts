@@ -1,3 +1,4 @@
+import postRateLimit from './post-rate-limit';
 import requestBodyErrors from './request-body-errors';
 
-export default { 'request-body-errors': requestBodyErrors };
+export default { 'request-body-errors': requestBodyErrors, 'post-rate-limit': postRateLimit };

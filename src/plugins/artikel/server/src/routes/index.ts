@@ -10,7 +10,13 @@ export default {
       { method: 'GET', path: '/latest', handler: 'artikel.latest', config: publicRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: publicRead },
       // Only Strapi API tokens may publish: full access, or a custom token holding artikel.create.
-      { method: 'POST', path: '/', handler: 'artikel.create', config: { auth: { strategies: ['content-api-token'] } } },
+      // Route middlewares run after authentication, so the rate limit knows the token.
+      {
+        method: 'POST',
+        path: '/',
+        handler: 'artikel.create',
+        config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
+      },
     ],
   },
   admin: {

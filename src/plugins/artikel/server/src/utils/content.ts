@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import sanitize from 'sanitize-html';
+import { neutralizeMarkdownLinks } from './markdown-links';
 
 /**
  * What survives in stored and rendered article HTML: the structure an article needs (headings,
@@ -47,9 +48,12 @@ export function sanitizeArticleHtml(html: string): string {
   return sanitize(html, ARTICLE_HTML_POLICY);
 }
 
-/** Content is stored as submitted, except that any HTML in it is sanitized first. */
+/**
+ * Content is stored as submitted, except that any HTML in it is sanitized and Markdown links to
+ * unsafe schemes are defused, so that no client rendering `content` itself meets a script.
+ */
 export function sanitizeStoredContent(content: string): string {
-  return containsHtml(content) ? sanitizeArticleHtml(content) : content;
+  return neutralizeMarkdownLinks(containsHtml(content) ? sanitizeArticleHtml(content) : content);
 }
 
 /** Safe HTML to render: an HTML document is sanitized as is; Markdown and plain text are rendered first. */

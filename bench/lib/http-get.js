@@ -1,0 +1,27 @@
+'use strict';
+
+const http = require('node:http');
+
+/** One GET on 127.0.0.1 with a fresh connection, body parsed as JSON when it is JSON. */
+function httpGet(port, path, { timeoutMs = 30000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path, agent: false, timeout: timeoutMs }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          // Not JSON: the caller reports the status and text.
+        }
+        resolve({ status: response.statusCode, headers: response.headers, text, json });
+      });
+    });
+    request.on('timeout', () => request.destroy(new Error(`GET ${path} timed out after ${timeoutMs} ms`)));
+    request.on('error', reject);
+  });
+}
+
+module.exports = { httpGet };

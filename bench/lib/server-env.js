@@ -1,0 +1,39 @@
+'use strict';
+
+const crypto = require('node:crypto');
+const path = require('node:path');
+
+const APP_DIR = path.resolve(__dirname, '..', '..');
+const BENCH_DIR = path.resolve(__dirname, '..');
+const DATA_DIR = path.join(BENCH_DIR, '.data');
+const RESULTS_DIR = path.join(BENCH_DIR, 'results');
+
+const SECRET_NAMES = ['API_TOKEN_SALT', 'ADMIN_JWT_SECRET', 'TRANSFER_TOKEN_SALT', 'ENCRYPTION_KEY', 'JWT_SECRET'];
+
+const randomSecret = () => crypto.randomBytes(24).toString('base64');
+
+/**
+ * The environment of every Strapi the benchmark starts: production, quiet, offline, on the bench
+ * database. Production refuses to start without its secrets; fresh random ones are enough because
+ * no token or session has to survive the run. STRAPI_DISABLE_UPDATE_NOTIFICATION is left out: Strapi
+ * 5.54 only warns that it is no longer supported, and config/server.ts already turns the check off.
+ */
+function serverEnv({ databaseFile, port, extra = {} }) {
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    LOG_LEVEL: 'warn',
+    APP_KEYS: [randomSecret(), randomSecret(), randomSecret(), randomSecret()].join(','),
+    DATABASE_CLIENT: 'sqlite',
+    DATABASE_FILENAME: path.resolve(databaseFile),
+    HOST: '127.0.0.1',
+  };
+  for (const name of SECRET_NAMES) env[name] = randomSecret();
+  if (port !== undefined) env.PORT = String(port);
+  // The benchmark-only switch must never leak from the caller's shell into a normal server.
+  delete env.ARTIKEL_BENCHMARK;
+  return { ...env, ...extra };
+}
+
+module.exports = { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv };
