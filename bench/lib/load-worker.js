@@ -1,0 +1,61 @@
+'use strict';
+
+// The load generator, run in its own process (bench/lib/load-client.js forks it) so that
+// autocannon never shares a CPU thread with the server it measures.
+
+const autocannon = require('autocannon');
+
+/** Rotates over the paths across all connections, so a run spreads over many slugs and words. */
+function rotatingRequests(paths, startAt) {
+  let next = startAt;
+  return [{
+    method: 'GET',
+    setupRequest(request) {
+      request.path = paths[next % paths.length];
+      next += 1;
+      return request;
+    },
+  }];
+}
+
+function runOnce({ port, paths, connections, seconds, startAt }) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `http://127.0.0.1:${port}`,
+        connections,
+        duration: seconds,
+        pipelining: 1,
+        timeout: 30,
+        requests: rotatingRequests(paths, startAt),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+function summarize(result) {
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    latencyMean: result.latency.average,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count])),
+    seconds: result.duration,
+  };
+}
+
+process.on('message', async (job) => {
+  try {
+    // Warm-up: JIT, SQLite page cache and Strapi's lazy services; its figures are thrown away.
+    if (job.warmupSeconds > 0) await runOnce({ ...job, seconds: job.warmupSeconds, startAt: 0 });
+    const result = await runOnce({ ...job, seconds: job.seconds, startAt: Math.floor(job.paths.length / 2) });
+    process.send({ type: 'result', result: summarize(result) }, () => process.exit(0));
+  } catch (error) {
+    process.send({ type: 'error', message: String(error?.stack ?? error) }, () => process.exit(1));
+  }
+});
