@@ -1,4 +1,10 @@
+import type { Core } from '@strapi/strapi';
+import { handleClientError } from './http-client-errors';
+
 export default {
-  register() {},
+  register({ strapi }: { strapi: Core.Strapi }) {
+    // With a listener attached Node no longer answers these itself (an empty 400 or 431).
+    strapi.server.httpServer.on('clientError', handleClientError);
+  },
   bootstrap() {},
 };

@@ -1,0 +1,90 @@
+'use strict';
+
+// A hand-written SVG, so the result needs nothing to be looked at but a browser or GitHub's viewer.
+
+const SERVERS = [
+  { key: 'ours', label: '/api/artikel (ours)', color: '#2563eb' },
+  { key: 'stock', label: 'stock Strapi REST', color: '#9ca3af' },
+  { key: 'raw', label: 'raw node:http + SQLite', color: '#16a34a' },
+];
+
+const WIDTH = 980;
+const LABEL_WIDTH = 235;
+const BAR_AREA = 450;
+const BAR_HEIGHT = 16;
+const BAR_GAP = 3;
+const GROUP_GAP = 22;
+const TOP = 104;
+
+const escapeXml = (text) => String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
+
+function ratioText(value) {
+  return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
+}
+
+/** Grouped horizontal bars of requests/s per endpoint, with the ratios under each endpoint name. */
+function renderChart(results) {
+  const endpoints = results.endpoints;
+  const measured = endpoints.flatMap((endpoint) => SERVERS.map((server) => endpoint.results[server.key]?.rps ?? 0));
+  const max = Math.max(1, ...measured);
+  const groupHeight = SERVERS.length * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
+  const chartBottom = TOP + endpoints.length * (groupHeight + GROUP_GAP);
+  const footerLines = [];
+  if (results.searchSql && !results.searchSql.skipped) {
+    const s = results.searchSql;
+    footerLines.push(`SQL only, ${s.words} words: LIKE scan median ${s.likeMedianMs.toFixed(2)} ms, FTS5 index median ${s.ftsMedianMs.toFixed(2)} ms (LIKE/FTS ${s.ratio.toFixed(1)}×).`);
+  } else if (results.searchSql?.skipped) {
+    footerLines.push(`SQL search comparison skipped: ${results.searchSql.skipped}.`);
+  }
+  footerLines.push('Mean requests/s over each run; ours/stock > 1 means ours is faster; ours/raw is the share of the raw limit reached.');
+  footerLines.push('A bar marked ! had non-2xx answers or errors and is not a valid result. Stock cannot count views on the slug read.');
+  const height = chartBottom + 24 + footerLines.length * 18;
+
+  const parts = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`);
+  parts.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
+  const o = results.options;
+  parts.push(`<text x="20" y="28" font-size="17" font-weight="600" fill="#111827">Requests per second, ${o.connections} connections, ${o.articles.toLocaleString('en-US')} articles</text>`);
+  parts.push(`<text x="20" y="48" fill="#4b5563">${escapeXml(`${results.createdAt} · ${o.duration} s per endpoint after ${o.warmup} s warm-up · ${results.machine.cpus} × ${results.machine.cpuModel} · Node ${results.machine.node}`)}</text>`);
+  SERVERS.forEach((server, i) => {
+    const x = 20 + i * 230;
+    parts.push(`<rect x="${x}" y="62" width="14" height="14" fill="${server.color}"/>`);
+    parts.push(`<text x="${x + 20}" y="74" fill="#111827">${escapeXml(server.label)}</text>`);
+  });
+
+  // Light vertical grid so bar lengths can be read against values.
+  for (let i = 0; i <= 4; i += 1) {
+    const x = LABEL_WIDTH + (BAR_AREA * i) / 4;
+    parts.push(`<line x1="${x}" y1="${TOP - 4}" x2="${x}" y2="${chartBottom - GROUP_GAP + 4}" stroke="#e5e7eb"/>`);
+    parts.push(`<text x="${x}" y="${chartBottom - GROUP_GAP + 18}" text-anchor="middle" fill="#6b7280">${number((max * i) / 4)}</text>`);
+  }
+
+  endpoints.forEach((endpoint, g) => {
+    const y0 = TOP + g * (groupHeight + GROUP_GAP);
+    parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 - 3}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(endpoint.label)}</text>`);
+    const ratios = `ours/stock ${ratioText(endpoint.ratios.oursToStock)} · ours/raw ${ratioText(endpoint.ratios.oursToRaw)}${endpoint.valid ? '' : ' !'}`;
+    parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 + 13}" text-anchor="end" font-size="11" fill="${endpoint.valid ? '#4b5563' : '#dc2626'}">${escapeXml(ratios)}</text>`);
+    SERVERS.forEach((server, i) => {
+      const run = endpoint.results[server.key];
+      const y = y0 + i * (BAR_HEIGHT + BAR_GAP);
+      if (!run) {
+        parts.push(`<text x="${LABEL_WIDTH + 4}" y="${y + 12}" fill="#6b7280">not measured</text>`);
+        return;
+      }
+      const width = Math.max(1, (run.rps / max) * BAR_AREA);
+      const flagged = run.non2xx > 0 || run.errors > 0;
+      parts.push(`<rect x="${LABEL_WIDTH}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${server.color}"${flagged ? ' fill-opacity="0.45" stroke="#dc2626"' : ''}/>`);
+      const label = `${number(run.rps)} req/s · p50 ${run.p50} ms · p99 ${run.p99} ms${flagged ? ` ! ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`;
+      parts.push(`<text x="${LABEL_WIDTH + width + 6}" y="${y + 12}" fill="${flagged ? '#dc2626' : '#374151'}">${escapeXml(label)}</text>`);
+    });
+  });
+
+  footerLines.forEach((line, i) => {
+    parts.push(`<text x="20" y="${chartBottom + 24 + i * 18}" fill="#4b5563">${escapeXml(line)}</text>`);
+  });
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}
+
+module.exports = { renderChart, SERVERS };

@@ -1,0 +1,78 @@
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { renderChart, SERVERS } = require('./chart');
+
+const isValid = (run) => Boolean(run) && run.non2xx === 0 && run.errors === 0 && run.requests > 0;
+
+/** ours/stock and ours/raw in requests/s; NaN when either run is missing. */
+function ratiosOf(results) {
+  const ratio = (a, b) => (results[a] && results[b] && results[b].rps > 0 ? results[a].rps / results[b].rps : Number.NaN);
+  return { oursToStock: ratio('ours', 'stock'), oursToRaw: ratio('ours', 'raw') };
+}
+
+const pad = (text, width, right = true) => (right ? String(text).padStart(width) : String(text).padEnd(width));
+const rps = (run) => (run ? `${run.rps >= 100 ? Math.round(run.rps) : run.rps.toFixed(1)}${isValid(run) ? '' : '!'}` : '-');
+const ms = (value) => (value === undefined ? '-' : `${value}`);
+const times = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
+
+/** The console table: one row per endpoint, requests/s and latencies per server, then the ratios. */
+function formatTable(results) {
+  const labelWidth = Math.max(8, ...results.endpoints.map((endpoint) => endpoint.label.length));
+  const head1 = `${pad('', labelWidth, false)} | ${SERVERS.map((server) => pad(server.key, 20, false)).join(' | ')} | ${pad('ours/', 7)} ${pad('ours/', 7)}`;
+  const head2 = `${pad('endpoint', labelWidth, false)} | ${SERVERS.map(() => `${pad('req/s', 7)} ${pad('p50', 5)} ${pad('p99', 6)}`).join(' | ')} | ${pad('stock', 7)} ${pad('raw', 7)}`;
+  const lines = [head1, head2, '-'.repeat(head2.length)];
+  for (const endpoint of results.endpoints) {
+    const cells = SERVERS.map((server) => {
+      const run = endpoint.results[server.key];
+      return `${pad(rps(run), 7)} ${pad(ms(run?.p50), 5)} ${pad(ms(run?.p99), 6)}`;
+    });
+    lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${pad(times(endpoint.ratios.oursToStock), 7)} ${pad(times(endpoint.ratios.oursToRaw), 7)}`);
+  }
+  lines.push('req/s = mean requests per second; p50/p99 latency in ms; ! = the run had non-2xx answers or errors (not a valid result).');
+
+  const problems = [];
+  for (const endpoint of results.endpoints) {
+    for (const server of SERVERS) {
+      const run = endpoint.results[server.key];
+      if (run && !isValid(run)) {
+        const codes = Object.entries(run.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, count]) => `${code}: ${count}`).join(', ');
+        problems.push(`${server.key} ${endpoint.key}: ${run.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${run.errors} errors, ${run.timeouts} timeouts, ${run.requests} requests`);
+      }
+      for (const problem of endpoint.checks[server.key] ?? []) problems.push(`${server.key} ${endpoint.key} check: ${problem}`);
+    }
+  }
+  if (problems.length > 0) lines.push('', 'PROBLEMS:', ...problems.map((problem) => `  ${problem}`));
+  if (results.differences.length > 0) lines.push('', 'Answers that differ between servers (sampled requests):', ...results.differences.map((line) => `  ${line}`));
+  for (const endpoint of results.endpoints) if (endpoint.note) lines.push(`Note (${endpoint.key}): ${endpoint.note}.`);
+  return lines.join('\n');
+}
+
+function formatSearch(searchSql) {
+  if (!searchSql) return '';
+  if (searchSql.skipped) return `SQL search comparison skipped: ${searchSql.skipped}.`;
+  const lines = [
+    `SQL search, ${searchSql.words} words, count of matching published articles: LIKE scan median ${searchSql.likeMedianMs.toFixed(2)} ms, ` +
+      `FTS5 median ${searchSql.ftsMedianMs.toFixed(2)} ms, LIKE/FTS ${searchSql.ratio.toFixed(1)}x.`,
+  ];
+  if (searchSql.countMismatches.length > 0) lines.push(`  Counts differ for ${searchSql.countMismatches.length} words: ${searchSql.countMismatches.slice(0, 5).join('; ')}`);
+  return lines.join('\n');
+}
+
+/** bench/results/<size>-<time>.{json,svg} and latest-<size>.{json,svg}; returns the paths written. */
+function writeResults(results, directory) {
+  fs.mkdirSync(directory, { recursive: true });
+  const stamp = results.createdAt.replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(results, (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
+  const svg = renderChart(results);
+  const written = [];
+  for (const base of [`${results.options.articles}-${stamp}`, `latest-${results.options.articles}`]) {
+    fs.writeFileSync(path.join(directory, `${base}.json`), json);
+    fs.writeFileSync(path.join(directory, `${base}.svg`), svg);
+    written.push(path.join(directory, `${base}.json`), path.join(directory, `${base}.svg`));
+  }
+  return written;
+}
+
+module.exports = { formatTable, formatSearch, writeResults, ratiosOf, isValid };
