@@ -10,6 +10,8 @@ export interface TestApp {
   strapi: Core.Strapi;
   api: () => supertest.Agent;
   databaseFile: string;
+  /** The address of the real listening server, for clients that open their own connections. */
+  baseUrl: () => Promise<string>;
   stop: () => Promise<void>;
 }
 
@@ -25,6 +27,13 @@ export async function startStrapi(): Promise<TestApp> {
     strapi,
     api: () => agent,
     databaseFile,
+    baseUrl: async () => {
+      const server = strapi.server.httpServer;
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('the test server has no TCP address');
+      return `http://127.0.0.1:${address.port}`;
+    },
     stop: async () => {
       await strapi.destroy();
       fs.rmSync(folder, { recursive: true, force: true });
