@@ -140,6 +140,7 @@ async function main() {
   }
 
   const differences = [];
+  let compared = 0;
   const endpoints = plan.map((endpoint) => {
     const results = {};
     const checks = {};
@@ -149,7 +150,9 @@ async function main() {
     }
     if (outcomes.ours) {
       for (const other of servers.filter((name) => name !== 'ours')) {
-        differences.push(...compareAnswers(endpoint, outcomes.ours.endpoints[endpoint.key].check.answers, outcomes[other].endpoints[endpoint.key].check.answers, 'ours', other));
+        const comparison = compareAnswers(endpoint, outcomes.ours.endpoints[endpoint.key].check.answers, outcomes[other].endpoints[endpoint.key].check.answers, 'ours', other);
+        compared += comparison.compared;
+        differences.push(...comparison.differences);
       }
     }
     const valid = servers.every((name) => isValid(results[name]) && checks[name].length === 0);
@@ -169,6 +172,7 @@ async function main() {
     servers: Object.fromEntries(servers.map((name) => [name, { startupSeconds: outcomes[name].startupSeconds, ...(name === 'ours' ? { searchIndex: outcomes.ours.searchIndex } : {}) }])),
     samples: { slugs: samples.slugs.length, words: samples.words, tags: samples.tags, categories: samples.categories },
     endpoints,
+    agreement: { comparedAnswers: compared, differences: differences.length },
     differences,
     searchSql,
     totalSeconds: seconds(started),

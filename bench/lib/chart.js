@@ -19,6 +19,14 @@ const TOP = 104;
 const escapeXml = (text) => String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
 
+/** An axis end and tick step of 1, 2 or 5 times a power of ten, with at most about five ticks. */
+function niceScale(largest) {
+  const rough = largest / 5;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough);
+  return { max: Math.ceil(largest / step) * step, step };
+}
+
 function ratioText(value) {
   return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
 }
@@ -27,7 +35,7 @@ function ratioText(value) {
 function renderChart(results) {
   const endpoints = results.endpoints;
   const measured = endpoints.flatMap((endpoint) => SERVERS.map((server) => endpoint.results[server.key]?.rps ?? 0));
-  const max = Math.max(1, ...measured);
+  const { max, step } = niceScale(Math.max(1, ...measured));
   const groupHeight = SERVERS.length * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
   const chartBottom = TOP + endpoints.length * (groupHeight + GROUP_GAP);
   const footerLines = [];
@@ -39,7 +47,7 @@ function renderChart(results) {
   }
   footerLines.push('Mean requests/s over each run; ours/stock > 1 means ours is faster; ours/raw is the share of the raw limit reached.');
   footerLines.push('A bar marked ! had non-2xx answers or errors and is not a valid result. Stock cannot count views on the slug read.');
-  const height = chartBottom + 24 + footerLines.length * 18;
+  const height = chartBottom + 44 + footerLines.length * 18;
 
   const parts = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`);
@@ -54,11 +62,12 @@ function renderChart(results) {
   });
 
   // Light vertical grid so bar lengths can be read against values.
-  for (let i = 0; i <= 4; i += 1) {
-    const x = LABEL_WIDTH + (BAR_AREA * i) / 4;
-    parts.push(`<line x1="${x}" y1="${TOP - 4}" x2="${x}" y2="${chartBottom - GROUP_GAP + 4}" stroke="#e5e7eb"/>`);
-    parts.push(`<text x="${x}" y="${chartBottom - GROUP_GAP + 18}" text-anchor="middle" fill="#6b7280">${number((max * i) / 4)}</text>`);
+  for (let value = 0; value <= max + step / 2; value += step) {
+    const x = LABEL_WIDTH + (BAR_AREA * value) / max;
+    parts.push(`<line x1="${x.toFixed(1)}" y1="${TOP - 4}" x2="${x.toFixed(1)}" y2="${chartBottom - GROUP_GAP + 4}" stroke="#e5e7eb"/>`);
+    parts.push(`<text x="${x.toFixed(1)}" y="${chartBottom - GROUP_GAP + 18}" text-anchor="middle" fill="#6b7280">${value.toLocaleString('en-US')}</text>`);
   }
+  parts.push(`<text x="${LABEL_WIDTH + BAR_AREA}" y="${chartBottom - GROUP_GAP + 34}" text-anchor="end" fill="#6b7280">requests/s</text>`);
 
   endpoints.forEach((endpoint, g) => {
     const y0 = TOP + g * (groupHeight + GROUP_GAP);
@@ -81,7 +90,7 @@ function renderChart(results) {
   });
 
   footerLines.forEach((line, i) => {
-    parts.push(`<text x="20" y="${chartBottom + 24 + i * 18}" fill="#4b5563">${escapeXml(line)}</text>`);
+    parts.push(`<text x="20" y="${chartBottom + 44 + i * 18}" fill="#4b5563">${escapeXml(line)}</text>`);
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

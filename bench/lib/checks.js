@@ -68,12 +68,14 @@ async function checkEndpoint({ server, port, endpoint, slugs }) {
   return { answers, problems };
 }
 
-/** Differences between two servers' answers to the same sampled requests (views excluded). */
+/** How many sampled requests two servers both answered, and where their answers differ. */
 function compareAnswers(endpoint, base, other, baseName, otherName) {
   const differences = [];
+  let compared = 0;
   for (const answer of other) {
     const reference = base.find((candidate) => candidate.index === answer.index);
     if (!reference) continue;
+    compared += 1;
     for (const field of ['total', 'ids', 'names', 'slug']) {
       if (reference[field] === undefined && answer[field] === undefined) continue;
       if (JSON.stringify(reference[field]) !== JSON.stringify(answer[field])) {
@@ -81,7 +83,7 @@ function compareAnswers(endpoint, base, other, baseName, otherName) {
       }
     }
   }
-  return differences;
+  return { compared, differences };
 }
 
 module.exports = { checkEndpoint, compareAnswers };

@@ -111,7 +111,8 @@ function createQueries(db) {
     /** One page and the total; a second statement only for a page past the end. */
     list(filters) {
       const { where, params } = filterClauses(filters);
-      const countSql = `SELECT count(*) ${categoryJoin} WHERE ${where}`;
+      // The category joins only matter to the count when the category filters.
+      const countSql = `SELECT count(*) ${filters.kategori === null ? 'FROM articles a' : categoryJoin} WHERE ${where}`;
       const rows = prepared(`SELECT ${SUMMARY_COLUMNS}, (${countSql}) AS total ${FROM_PUBLISHED} WHERE ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
         ...params, ...params, filters.limit, (filters.page - 1) * filters.limit,
       );

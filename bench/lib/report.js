@@ -45,6 +45,7 @@ function formatTable(results) {
   }
   if (problems.length > 0) lines.push('', 'PROBLEMS:', ...problems.map((problem) => `  ${problem}`));
   if (results.differences.length > 0) lines.push('', 'Answers that differ between servers (sampled requests):', ...results.differences.map((line) => `  ${line}`));
+  else if (results.agreement.comparedAnswers > 0) lines.push(`Same articles, totals and order from every server on ${results.agreement.comparedAnswers} sampled requests compared with ours.`);
   for (const endpoint of results.endpoints) if (endpoint.note) lines.push(`Note (${endpoint.key}): ${endpoint.note}.`);
   return lines.join('\n');
 }

@@ -1,0 +1,72 @@
+import { createApiToken } from '../helpers/tokens';
+import { createArticle, createCategory } from '../helpers/fixtures';
+import { isContractError, reportFigure, storedRowCounts } from '../helpers/robustness';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+let app: TestApp;
+let token: string;
+
+beforeAll(async () => {
+  app = await startStrapi();
+  token = await createApiToken(app.strapi, 'full-access');
+  const category = await createCategory(app.strapi, 'Landscapes', 'landscapes');
+  for (let index = 1; index <= 30; index += 1) {
+    await createArticle(app.strapi, { title: `Valley fog ${index}`, slug: `valley-fog-${index}`, category, tags: 'Fog, Dawn', content: `Fog fills the valley at dawn, morning ${index}.`.repeat(20) });
+  }
+});
+
+afterAll(async () => {
+  await app.stop();
+});
+
+/** The answer and how long it took, for the figures in the output (speed goals live in bench/). */
+async function timed<T>(request: () => Promise<T>): Promise<{ response: T; milliseconds: number }> {
+  const started = process.hrtime.bigint();
+  const response = await request();
+  return { response, milliseconds: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+describe('slow or huge input', () => {
+  it('answers a 10,000-character q correctly: one long word, and hundreds of distinct words', async () => {
+    const oneWord = 'a'.repeat(10_000);
+    const manyWords = Array.from({ length: 2_000 }, (_unused, index) => `w${index.toString(36).padStart(4, '0')}`).join(' ').slice(0, 10_000);
+    const matching = `${'fog '.repeat(2_000)}valley dawn`.slice(0, 10_000);
+    expect([oneWord.length, manyWords.length]).toEqual([10_000, 10_000]);
+
+    const first = await timed(() => app.api().get('/api/artikel').query({ q: oneWord }).expect(200));
+    expect(first.response.body).toEqual({ data: [], meta: { pagination: { page: 1, limit: 10, total: 0, page_count: 0 } } });
+    const second = await timed(() => app.api().get('/api/artikel').query({ q: manyWords }).expect(200));
+    expect(second.response.body.meta.pagination.total).toBe(0);
+    const third = await timed(() => app.api().get('/api/artikel').query({ q: matching }).expect(200));
+    expect(third.response.body.meta.pagination.total).toBe(30);
+    reportFigure('10,000-character q', `one word ${first.milliseconds.toFixed(0)} ms, ${manyWords.split(' ').length} words ${second.milliseconds.toFixed(0)} ms, repeated words ${third.milliseconds.toFixed(0)} ms`);
+  });
+
+  it('stores a 1 MB body whole, and refuses one over the 1 MB limit with a 413 that stores nothing', async () => {
+    const content = 'Light and shadow. '.repeat(55_000).slice(0, 990_000);
+    const body = JSON.stringify({ title: 'A very long essay', category: 'Landscapes', content });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(990_000);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
+
+    const accepted = await timed(() => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body).expect(201));
+    const read = await app.api().get(`/api/artikel/${accepted.response.body.data.slug}`).expect(200);
+    expect(read.body.data.content).toBe(content);
+
+    const before = await storedRowCounts(app.strapi);
+    const tooLarge = JSON.stringify({ title: 'Too long', category: 'Landscapes', content: 'x'.repeat(1024 * 1024) });
+    const refused = await timed(() => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(tooLarge).expect(413));
+    expect(isContractError(refused.response)).toBe(true);
+    expect(refused.response.body.error.name).toBe('PayloadTooLargeError');
+    expect(await storedRowCounts(app.strapi)).toEqual(before);
+    reportFigure('1 MB body', `${Buffer.byteLength(body)} bytes stored whole in ${accepted.milliseconds.toFixed(0)} ms; ${Buffer.byteLength(tooLarge)} bytes refused with 413 in ${refused.milliseconds.toFixed(0)} ms`);
+  });
+
+  it('serves a limit of 10^9 as 50 and a page of 10^9 as an empty page with correct meta', async () => {
+    const limit = await timed(() => app.api().get('/api/artikel?limit=1000000000').expect(200));
+    expect(limit.response.body.data).toHaveLength(31);
+    expect(limit.response.body.meta.pagination).toEqual({ page: 1, limit: 50, total: 31, page_count: 1 });
+    const page = await timed(() => app.api().get('/api/artikel?page=1000000000').expect(200));
+    expect(page.response.body).toEqual({ data: [], meta: { pagination: { page: 1_000_000_000, limit: 10, total: 31, page_count: 4 } } });
+    reportFigure('limit and page of 10^9', `limit ${limit.milliseconds.toFixed(0)} ms (served as 50), page ${page.milliseconds.toFixed(0)} ms (empty page)`);
+  });
+});
