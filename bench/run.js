@@ -18,7 +18,7 @@ const { runLoad } = require('./lib/load-client');
 const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('./lib/report');
 const { tableExists } = require('./lib/raw-queries');
 const { compareSearch } = require('./lib/search-sql');
-const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
+const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv } = require('./lib/server-env');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
 const SEARCH_SQL_WORDS = 30;
@@ -51,7 +51,9 @@ function build(skip) {
   }
   say('Build: npm run build (TypeScript and admin panel, about a minute) ...');
   const start = Date.now();
-  const result = spawnSync('npm', ['run', 'build'], { cwd: APP_DIR, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+  // The build loads the app's config, which wants the secrets; given here, it does not generate and
+  // store development ones in .tmp/.
+  const result = spawnSync('npm', ['run', 'build'], { cwd: APP_DIR, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...randomSecrets() } });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
   return { skipped: false, seconds: seconds(start) };
 }

@@ -12,6 +12,13 @@ const SECRET_NAMES = ['API_TOKEN_SALT', 'ADMIN_JWT_SECRET', 'TRANSFER_TOKEN_SALT
 
 const randomSecret = () => crypto.randomBytes(24).toString('base64');
 
+/** Throwaway values for every secret the app reads (see src/secrets.ts). */
+function randomSecrets() {
+  const secrets = { APP_KEYS: [randomSecret(), randomSecret(), randomSecret(), randomSecret()].join(',') };
+  for (const name of SECRET_NAMES) secrets[name] = randomSecret();
+  return secrets;
+}
+
 /**
  * The environment of every Strapi the benchmark starts: production, quiet, offline, on the bench
  * database. Production refuses to start without its secrets; fresh random ones are enough because
@@ -24,16 +31,15 @@ function serverEnv({ databaseFile, port, extra = {} }) {
     NODE_ENV: 'production',
     STRAPI_TELEMETRY_DISABLED: 'true',
     LOG_LEVEL: 'warn',
-    APP_KEYS: [randomSecret(), randomSecret(), randomSecret(), randomSecret()].join(','),
+    ...randomSecrets(),
     DATABASE_CLIENT: 'sqlite',
     DATABASE_FILENAME: path.resolve(databaseFile),
     HOST: '127.0.0.1',
   };
-  for (const name of SECRET_NAMES) env[name] = randomSecret();
   if (port !== undefined) env.PORT = String(port);
   // The benchmark-only switch must never leak from the caller's shell into a normal server.
   delete env.ARTIKEL_BENCHMARK;
   return { ...env, ...extra };
 }
 
-module.exports = { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv };
+module.exports = { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv };
