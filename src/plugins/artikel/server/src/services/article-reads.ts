@@ -12,6 +12,7 @@ import {
   toIsoString,
 } from '../utils/article-records';
 import { isSqlite } from '../utils/database-dialect';
+import { getService } from '../utils/get-service';
 import { ftsAllOf, splitSearchWords } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
@@ -262,40 +263,58 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     return toFullArticle(record, related, recordContext());
   };
 
+  const cache = () => getService(strapi, 'read-cache');
+
+  /** Summaries with their current view counts laid over the remembered ones. */
+  const withCurrentViews = async (summaries: ArticleSummary[]): Promise<ArticleSummary[]> => {
+    if (summaries.length === 0) return summaries;
+    const counts = await views().viewsOf(summaries.map((summary) => summary.id));
+    return summaries.map((summary) => ({ ...summary, views: counts.get(summary.id) ?? 0 }));
+  };
+
   return {
     async list(filters: ListQuery): Promise<ArticleList> {
-      const countRow = (await applyFilters(publishedArticles(), filters).count({ total: '*' }).first()) as { total: number | string } | undefined;
-      const total = Number(countRow?.total ?? 0);
-      const offset = (filters.page - 1) * filters.limit;
-      const data = offset >= total ? [] : await summariesOf(newestFirst(applyFilters(publishedArticles(), filters)).limit(filters.limit).offset(offset));
-      return {
-        data,
-        meta: { pagination: { page: filters.page, limit: filters.limit, total, page_count: Math.ceil(total / filters.limit) } },
-      };
+      const page = await cache().remember(`list:${JSON.stringify(filters)}`, async (): Promise<ArticleList> => {
+        const countRow = (await applyFilters(publishedArticles(), filters).count({ total: '*' }).first()) as { total: number | string } | undefined;
+        const total = Number(countRow?.total ?? 0);
+        const offset = (filters.page - 1) * filters.limit;
+        const data = offset >= total ? [] : await summariesOf(newestFirst(applyFilters(publishedArticles(), filters)).limit(filters.limit).offset(offset));
+        return {
+          data,
+          meta: { pagination: { page: filters.page, limit: filters.limit, total, page_count: Math.ceil(total / filters.limit) } },
+        };
+      });
+      return { data: await withCurrentViews(page.data), meta: page.meta };
     },
 
     async latest(): Promise<ArticleSummary[]> {
-      return summariesOf(newestFirst(publishedArticles()).limit(LATEST_COUNT));
+      return withCurrentViews(await cache().remember('latest', () => summariesOf(newestFirst(publishedArticles()).limit(LATEST_COUNT))));
     },
 
     async categories(): Promise<CategoryWithCount[]> {
-      const rows = (await knex()({ c: TABLES.categories })
-        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.category_id', 'c.id')
-        .leftJoin({ a: TABLES.articles }, (join) => {
-          join.on('a.id', '=', 'l.article_id').andOnNotNull('a.published_at');
-        })
-        .select('c.name', 'c.slug')
-        .count({ article_count: 'a.id' })
-        .groupBy('c.id', 'c.name', 'c.slug')
-        .orderByRaw('LOWER(c.name) ASC')) as Array<{ name: string; slug: string | null; article_count: number | string }>;
-      return rows.map((row) => ({ name: row.name, slug: row.slug ?? '', article_count: Number(row.article_count) }));
+      return cache().remember('categories', async () => {
+        const rows = (await knex()({ c: TABLES.categories })
+          .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.category_id', 'c.id')
+          .leftJoin({ a: TABLES.articles }, (join) => {
+            join.on('a.id', '=', 'l.article_id').andOnNotNull('a.published_at');
+          })
+          .select('c.name', 'c.slug')
+          .count({ article_count: 'a.id' })
+          .groupBy('c.id', 'c.name', 'c.slug')
+          .orderByRaw('LOWER(c.name) ASC')) as Array<{ name: string; slug: string | null; article_count: number | string }>;
+        return rows.map((row) => ({ name: row.name, slug: row.slug ?? '', article_count: Number(row.article_count) }));
+      });
     },
 
     /** The published article with this slug, counting this read as a view. */
     async readBySlug(slug: string): Promise<FullArticle> {
-      const document = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'published', populate: DETAIL_POPULATE });
-      if (!document) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
-      return fullArticleOf(document, await views().countView(document.documentId));
+      const article = await cache().remember(`article:${slug}`, async () => {
+        const document = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'published', populate: DETAIL_POPULATE });
+        return document ? fullArticleOf(document, 0) : null;
+      });
+      if (!article) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
+      const viewCount = await views().countView(article.id);
+      return { ...article, views: viewCount, related: await withCurrentViews(article.related) };
     },
 
     /** An article as its author just wrote it (a draft included), without counting a view. */

@@ -25,6 +25,13 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => ({
     return Number(row?.views ?? 0);
   },
 
+  /** The current count of each of these documents (0 for one never read). */
+  async viewsOf(documentIds: string[]): Promise<Map<string, number>> {
+    if (documentIds.length === 0) return new Map();
+    const rows = (await strapi.db.connection(TABLES.views).select('document_id', 'views').whereIn('document_id', documentIds)) as Array<{ document_id: string; views: number }>;
+    return new Map(rows.map((row) => [row.document_id, Number(row.views)]));
+  },
+
   async forget(documentId: string): Promise<void> {
     await strapi.db.connection(TABLES.views).where({ document_id: documentId }).delete();
   },

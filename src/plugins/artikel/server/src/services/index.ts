@@ -5,6 +5,7 @@ import articleViews from './article-views';
 import articleWrites from './article-writes';
 import categories from './categories';
 import pluginTables from './plugin-tables';
+import readCache from './read-cache';
 
 export default {
   'article-defaults': articleDefaults,
@@ -14,4 +15,5 @@ export default {
   'article-writes': articleWrites,
   categories,
   'plugin-tables': pluginTables,
+  'read-cache': readCache,
 };
