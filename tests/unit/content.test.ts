@@ -42,5 +42,10 @@ describe('content helpers', () => {
   it('counts reading time in minutes at 200 words a minute, at least 1', () => {
     expect(readingTimeMinutes('')).toBe(1);
     expect(readingTimeMinutes('word '.repeat(201))).toBe(2);
+    expect(readingTimeMinutes('word '.repeat(200))).toBe(1);
+    // Markup is not read: tags, Markdown syntax and link targets do not count as words.
+    const marked = `## Title\n\n${'<b>word</b> [word](https://example.com/a/b/c/d) **word** - '.repeat(66)}`;
+    expect(readingTimeMinutes(marked)).toBe(1);
+    expect(readingTimeMinutes(`${marked} word word word`)).toBe(2);
   });
 });

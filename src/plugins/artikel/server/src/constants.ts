@@ -29,3 +29,5 @@ export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;
 export const LATEST_COUNT = 5;
 export const RELATED_COUNT = 4;
+/** Related articles are ranked among the newest articles of each of the article's tags. */
+export const RELATED_CANDIDATES_PER_TAG = 50;

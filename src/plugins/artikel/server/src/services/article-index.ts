@@ -8,12 +8,13 @@ type Knex = Core.Strapi['db']['connection'];
 interface PublishedRow {
   document_id: string;
   tags: string | null;
+  published_at: unknown;
 }
 
 const RECONCILE_BATCH = 500;
 
-function tagRows(rows: PublishedRow[]): Array<{ tag: string; document_id: string }> {
-  return rows.flatMap((row) => parseTags(row.tags).map((tag) => ({ tag: tagKey(tag), document_id: row.document_id })));
+function tagRows(rows: PublishedRow[]): Array<{ tag: string; document_id: string; published_at: unknown }> {
+  return rows.flatMap((row) => parseTags(row.tags).map((tag) => ({ tag: tagKey(tag), document_id: row.document_id, published_at: row.published_at })));
 }
 
 async function insertTags(knex: Knex, rows: PublishedRow[]): Promise<void> {
@@ -71,7 +72,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
     // Document Service cannot express as one delete-and-insert transaction; FTS5 has no model at all.
     await strapi.db.connection.transaction(async (trx) => {
       const published = (await trx(TABLES.articles)
-        .select('document_id', 'tags')
+        .select('document_id', 'tags', 'published_at')
         .where({ document_id: documentId })
         .whereNotNull('published_at')) as PublishedRow[];
       await trx(TABLES.tags).where({ document_id: documentId }).delete();
@@ -92,7 +93,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
     const publishedIds = knex(TABLES.articles).select('document_id').whereNotNull('published_at');
     await knex(TABLES.tags).whereNotIn('document_id', publishedIds).delete();
     const missingTags = (await knex({ a: TABLES.articles })
-      .select('a.document_id', 'a.tags')
+      .select('a.document_id', 'a.tags', 'a.published_at')
       .whereNotNull('a.published_at')
       .whereNotNull('a.tags')
       .whereNotExists(knex({ t: TABLES.tags }).select(knex.raw('1')).whereRaw('t.document_id = a.document_id'))) as PublishedRow[];

@@ -1,6 +1,6 @@
 import type { Core, Modules } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT, TABLES } from '../constants';
+import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_CANDIDATES_PER_TAG, RELATED_COUNT, TABLES } from '../constants';
 import {
   type ArticleDetailRecord,
   type ArticleRecord,
@@ -200,13 +200,20 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     const sameCategory = article.categoryId === null ? knex().raw('0') : knex().raw('CASE WHEN l.category_id = ? THEN 1 ELSE 0 END', [article.categoryId]);
 
     if (keys.length > 0) {
+      // The newest RELATED_CANDIDATES_PER_TAG articles of each tag are the candidates, so the cost of
+      // ranking does not grow with the archive; a UNION of per-tag LIMITs has no query-builder form.
+      const candidates = keys
+        .map(() => `SELECT * FROM (SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG})`)
+        .join(' UNION ');
       const sharing = (await publishedArticles()
         .join(
-          knex()(TABLES.tags).select('document_id').count({ shared: '*' }).whereIn('tag', keys).groupBy('document_id').as('s'),
+          knex()(TABLES.tags).select('document_id').count({ shared: '*' }).whereIn('tag', keys)
+            .whereRaw(`document_id IN (${candidates})`, keys.flatMap((key) => [key, article.documentId]))
+            .groupBy('document_id')
+            .as('s'),
           's.document_id',
           'a.document_id',
         )
-        .whereNot('a.document_id', article.documentId)
         .select('a.document_id')
         .orderBy([{ column: 's.shared', order: 'desc' }])
         .orderByRaw('? DESC', [sameCategory])

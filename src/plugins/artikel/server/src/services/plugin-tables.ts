@@ -19,13 +19,20 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
       });
     }
 
-    // The tags of published articles, one row per tag, so a tag filter and related articles use an index.
+    // The tags of published articles, one row per tag, so a tag filter and related articles use an
+    // index; published_at is copied so related articles can take the newest of each tag from it.
+    // It is derived data: a table from before published_at was added is rebuilt by reconcile.
+    if ((await knex.schema.hasTable(TABLES.tags)) && !(await knex.schema.hasColumn(TABLES.tags, 'published_at'))) {
+      await knex.schema.dropTable(TABLES.tags);
+    }
     if (!(await knex.schema.hasTable(TABLES.tags))) {
       await knex.schema.createTable(TABLES.tags, (table) => {
         table.string('tag', 255).notNullable();
         table.string('document_id', 255).notNullable();
+        table.datetime('published_at').notNullable();
         table.primary(['tag', 'document_id']);
         table.index(['document_id'], `${TABLES.tags}_document_idx`);
+        table.index(['tag', 'published_at'], `${TABLES.tags}_tag_published_idx`);
       });
     }
 

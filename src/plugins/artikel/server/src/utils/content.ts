@@ -100,7 +100,16 @@ export function truncateAtWord(text: string, maxLength: number): string {
 
 const WORDS_PER_MINUTE = 200;
 
+// Words a reader reads: runs of letters and digits (apostrophes and hyphens inside a word keep it whole).
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+const MARKUP = /<[^>]*>|\]\([^)]*\)|^\s*\[[^\]]+\]:.*$/gm;
+
+/**
+ * Minutes to read at 200 words a minute, at least 1. Counted on the content with its HTML tags
+ * and Markdown link targets removed, which is the plain text's word count without rendering it:
+ * this runs for every article of every list page.
+ */
 export function readingTimeMinutes(content: string): number {
-  const words = plainText(content).split(' ').filter((word) => word !== '').length;
+  const words = content.replace(MARKUP, ' ').match(WORD)?.length ?? 0;
   return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
 }
