@@ -12,6 +12,7 @@ interface PublishedRow {
 }
 
 const RECONCILE_BATCH = 500;
+const SEARCH_INDEX_CHUNK = 1000;
 
 function tagRows(rows: PublishedRow[]): Array<{ tag: string; document_id: string; published_at: unknown }> {
   return rows.flatMap((row) => parseTags(row.tags).map((tag) => ({ tag: tagKey(tag), document_id: row.document_id, published_at: row.published_at })));
@@ -37,17 +38,22 @@ async function removeFromSearch(knex: Knex, documentIds: string[]): Promise<void
   }
 }
 
-/** Indexes the published row of each document that has no entry yet, optionally only of one document. */
-async function addToSearch(knex: Knex, documentId?: string): Promise<number> {
-  const onlyDocument = documentId === undefined ? '' : 'AND a.document_id = ?';
-  const bindings = documentId === undefined ? [] : [documentId];
+/**
+ * Indexes the published row of documents that have no entry yet: the given document, or up to
+ * `limit` of any. FTS5 slows down badly on one huge INSERT … SELECT, so a rebuild goes in chunks.
+ */
+async function addToSearch(knex: Knex, scope: { documentId: string } | { limit: number }): Promise<number> {
+  const onlyDocument = 'documentId' in scope ? 'AND a.document_id = ?' : '';
+  const bindings = 'documentId' in scope ? [scope.documentId] : [];
+  const limit = 'limit' in scope ? `LIMIT ${scope.limit}` : '';
   const before = (await knex(TABLES.searchDocuments).max({ id: 'id' }).first()) as { id: number | null } | undefined;
   const lastId = Number(before?.id ?? 0);
   await knex.raw(
     `INSERT INTO ${TABLES.searchDocuments} (document_id)
      SELECT DISTINCT a.document_id FROM ${TABLES.articles} a
      WHERE a.published_at IS NOT NULL ${onlyDocument}
-       AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)`,
+       AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)
+     ${limit}`,
     bindings,
   );
   await knex.raw(
@@ -79,7 +85,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
       await insertTags(trx, published);
       if (isSqlite(strapi)) {
         await removeFromSearch(trx, [documentId]);
-        await addToSearch(trx, documentId);
+        await addToSearch(trx, { documentId });
       }
     });
   },
@@ -101,11 +107,13 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
 
     if (!isSqlite(strapi)) return;
     const unpublished = (await knex(TABLES.searchDocuments).select('document_id').whereNotIn('document_id', publishedIds)) as Array<{ document_id: string }>;
-    await knex.transaction(async (trx) => {
-      await removeFromSearch(trx, unpublished.map((row) => row.document_id));
-      const added = await addToSearch(trx);
-      if (added + unpublished.length > 0) strapi.log.info(`artikel: search index updated (${added} added, ${unpublished.length} removed)`);
-    });
+    await knex.transaction((trx) => removeFromSearch(trx, unpublished.map((row) => row.document_id)));
+    let added = 0;
+    for (let chunk = 1; chunk > 0; added += chunk) {
+      chunk = await knex.transaction((trx) => addToSearch(trx, { limit: SEARCH_INDEX_CHUNK }));
+      if (chunk > 0 && Math.floor((added + chunk) / 10_000) > Math.floor(added / 10_000)) strapi.log.info(`artikel: search index: ${added + chunk} articles added`);
+    }
+    if (added + unpublished.length > 0) strapi.log.info(`artikel: search index updated (${added} added, ${unpublished.length} removed)`);
   },
 });
 
