@@ -45,7 +45,7 @@ function renderChart(results) {
   } else if (results.searchSql?.skipped) {
     footerLines.push(`SQL search comparison skipped: ${results.searchSql.skipped}.`);
   }
-  footerLines.push('Mean requests/s over each run; ours/stock > 1 means ours is faster; ours/raw is the share of the raw limit reached.');
+  footerLines.push('Mean requests/s over each run; ours/stock > 1 means ours is faster; raw does every read in full (no response cache).');
   footerLines.push('A bar marked ! had non-2xx answers or errors and is not a valid result. Stock cannot count views on the slug read.');
   const height = chartBottom + 44 + footerLines.length * 18;
 

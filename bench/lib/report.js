@@ -28,9 +28,10 @@ function formatTable(results) {
       const run = endpoint.results[server.key];
       return `${pad(rps(run), 7)} ${pad(ms(run?.p50), 5)} ${pad(ms(run?.p99), 6)}`;
     });
-    lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${pad(times(endpoint.ratios.oursToStock), 7)} ${pad(times(endpoint.ratios.oursToRaw), 7)}`);
+    const flag = endpoint.valid ? '' : '!';
+    lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${pad(times(endpoint.ratios.oursToStock) + flag, 7)} ${pad(times(endpoint.ratios.oursToRaw) + flag, 7)}`);
   }
-  lines.push('req/s = mean requests per second; p50/p99 latency in ms; ! = the run had non-2xx answers or errors (not a valid result).');
+  lines.push('req/s = mean requests per second; p50/p99 latency in ms; ! = non-2xx answers, errors or a failed check (see PROBLEMS): not a valid result.');
 
   const problems = [];
   for (const endpoint of results.endpoints) {

@@ -34,7 +34,7 @@ function tail(file, lines = 30) {
  * `readyPath` answers 200. The first start on a fresh database builds the plugin's indexes, so
  * the wait is long.
  */
-async function startServer({ name, command, args, cwd, env, readyPath, logFile, readyTimeoutMs = 600000 }) {
+async function startServer({ name, command, args, cwd, env, readyPath, logFile, readyTimeoutMs = 600000, onWaiting = () => {} }) {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, 'w');
   const started = Date.now();
@@ -49,7 +49,12 @@ async function startServer({ name, command, args, cwd, env, readyPath, logFile, 
   });
 
   const fail = (message) => new Error(`${name}: ${message}\n--- last lines of ${logFile} ---\n${tail(logFile)}`);
+  let nextNotice = started + 30000;
   for (;;) {
+    if (Date.now() >= nextNotice) {
+      onWaiting((Date.now() - started) / 1000);
+      nextNotice += 30000;
+    }
     if (exited) throw fail(`exited before answering (code ${exited.code}, signal ${exited.signal})`);
     if (Date.now() - started > readyTimeoutMs) {
       await stopServer({ child, exit });
