@@ -54,7 +54,7 @@ process.on('message', async (job) => {
     // Warm-up: every path once (a server's caches see each slug and word before it is measured,
     // as a live site's would), then --warmup seconds for the JIT and the SQLite page cache; its
     // figures are thrown away.
-    await runOnce({ ...job, amount: job.paths.length, startAt: 0 });
+    await runOnce({ ...job, amount: Math.max(job.paths.length, job.connections), startAt: 0 });
     if (job.warmupSeconds > 0) await runOnce({ ...job, seconds: job.warmupSeconds, startAt: 0 });
     const result = await runOnce({ ...job, seconds: job.seconds, startAt: Math.floor(job.paths.length / 2) });
     process.send({ type: 'result', result: summarize(result) }, () => process.exit(0));

@@ -14,6 +14,7 @@ interface PublishedRow {
 // Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
 const RECONCILE_BATCH = 500;
 const FTS_DEFAULT_AUTOMERGE = 4;
+const SEARCH_INDEX_CHUNK = 1000;
 
 function tagRows(rows: PublishedRow[]): Array<{ tag: string; document_id: string; published_at: unknown }> {
   return rows.flatMap((row) => parseTags(row.tags).map((tag) => ({ tag: tagKey(tag), document_id: row.document_id, published_at: row.published_at })));
@@ -39,32 +40,39 @@ async function removeFromSearch(knex: Knex, documentIds: string[]): Promise<void
   }
 }
 
-interface IndexedRow {
-  id: number;
-  document_id: string;
-  title: string | null;
-  content: string | null;
-  tags: string | null;
-}
-
-/** Adds these published rows to the search index, skipping documents that already have an entry. */
-async function addToSearch(knex: Knex, rows: IndexedRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const documentIds = rows.map((row) => row.document_id);
-  const existing = new Set(
-    ((await knex(TABLES.searchDocuments).select('document_id').whereIn('document_id', documentIds)) as Array<{ document_id: string }>).map((row) => row.document_id),
+/**
+ * Indexes published articles that have no entry yet, in article id order: the one document given,
+ * or the next `limit` after article id `afterId`. Returns how many were added and the last article
+ * id seen, for the next chunk. The unary + and CROSS JOIN pin the plans to id ranges: with the
+ * published_at index SQLite would read every published article for each chunk.
+ */
+async function addToSearch(knex: Knex, scope: { documentId: string } | { afterId: number; limit: number }): Promise<{ added: number; lastId: number }> {
+  const [filter, bindings] = 'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ?', [scope.afterId]];
+  const limit = 'limit' in scope ? `LIMIT ${scope.limit}` : '';
+  const before = (await knex(TABLES.searchDocuments).max({ id: 'id' }).first()) as { id: number | null } | undefined;
+  const lastDocsId = Number(before?.id ?? 0);
+  await knex.raw(
+    `INSERT INTO ${TABLES.searchDocuments} (document_id)
+     SELECT a.document_id FROM ${TABLES.articles} a
+     WHERE +a.published_at IS NOT NULL AND ${filter}
+       AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)
+     ORDER BY a.id ${limit}`,
+    bindings,
   );
-  const fresh = rows.filter((row) => !existing.has(row.document_id));
-  if (fresh.length === 0) return;
-  await knex(TABLES.searchDocuments).insert(fresh.map((row) => ({ document_id: row.document_id })));
-  const ids = (await knex(TABLES.searchDocuments).select('id', 'document_id').whereIn('document_id', fresh.map((row) => row.document_id))) as Array<{ id: number; document_id: string }>;
-  const idOf = new Map(ids.map((row) => [row.document_id, row.id]));
-  await knex(TABLES.search).insert(
-    fresh.map((row) => ({ rowid: idOf.get(row.document_id), title: row.title ?? '', content: row.content ?? '', tags: row.tags ?? '' })),
+  await knex.raw(
+    `INSERT INTO ${TABLES.search} (rowid, title, content, tags)
+     SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
+     FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.document_id = d.document_id AND +a.published_at IS NOT NULL
+     WHERE d.id > ?`,
+    [lastDocsId],
   );
+  const result = (await knex.raw(
+    `SELECT COUNT(*) AS added, MAX(a.id) AS last_id FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.document_id = d.document_id
+     WHERE +a.published_at IS NOT NULL AND d.id > ?`,
+    [lastDocsId],
+  )) as Array<{ added: number; last_id: number | null }>;
+  return { added: Number(result[0]?.added ?? 0), lastId: Number(result[0]?.last_id ?? 0) };
 }
-
-const INDEXED_COLUMNS = ['id', 'document_id', 'title', 'content', 'tags'];
 
 /**
  * Keeps the plugin's lookup tables (tags, full-text search) in step with the published articles.
@@ -84,7 +92,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
       await insertTags(trx, published);
       if (isSqlite(strapi)) {
         await removeFromSearch(trx, [documentId]);
-        await addToSearch(trx, (await trx(TABLES.articles).select(INDEXED_COLUMNS).where({ document_id: documentId }).whereNotNull('published_at')) as IndexedRow[]);
+        await addToSearch(trx, { documentId });
       }
     });
   },
@@ -110,24 +118,19 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
     // One transaction, in chunks walked in article id order, with FTS5's automatic merging paused
     // and one merge at the end. Measured at 100,000 articles: this takes about 2 minutes; a single
     // INSERT … SELECT, a commit per chunk or document-id order each took 20 minutes or more.
-    const missing = (await knex({ a: TABLES.articles })
-      .select('a.id')
-      .whereNotNull('a.published_at')
-      .whereNotExists(knex({ d: TABLES.searchDocuments }).select(knex.raw('1')).whereRaw('d.document_id = a.document_id'))
-      .orderBy('a.id')) as Array<{ id: number }>;
-    if (missing.length > 0) {
-      await knex.transaction(async (trx) => {
-        await trx.raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', 0)`);
-        for (let start = 0; start < missing.length; start += RECONCILE_BATCH) {
-          const ids = missing.slice(start, start + RECONCILE_BATCH).map((row) => row.id);
-          await addToSearch(trx, (await trx(TABLES.articles).select(INDEXED_COLUMNS).whereIn('id', ids).orderBy('id')) as IndexedRow[]);
-          if (start % 10_000 === 0 && start > 0) strapi.log.info(`artikel: search index: ${start} of ${missing.length} articles added`);
-        }
-        await trx.raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${FTS_DEFAULT_AUTOMERGE})`);
-        if (missing.length > RECONCILE_BATCH) await trx.raw(`INSERT INTO ${TABLES.search} (${TABLES.search}) VALUES ('optimize')`);
-      });
-    }
-    const added = missing.length;
+    let added = 0;
+    await knex.transaction(async (trx) => {
+      await trx.raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', 0)`);
+      for (let afterId = 0; ; ) {
+        const chunk = await addToSearch(trx, { afterId, limit: SEARCH_INDEX_CHUNK });
+        if (chunk.added === 0) break;
+        if (Math.floor((added + chunk.added) / 10_000) > Math.floor(added / 10_000)) strapi.log.info(`artikel: search index: ${added + chunk.added} articles added`);
+        added += chunk.added;
+        afterId = chunk.lastId;
+      }
+      await trx.raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${FTS_DEFAULT_AUTOMERGE})`);
+      if (added > SEARCH_INDEX_CHUNK) await trx.raw(`INSERT INTO ${TABLES.search} (${TABLES.search}) VALUES ('optimize')`);
+    });
     if (added + unpublished.length > 0) strapi.log.info(`artikel: search index updated (${added} added, ${unpublished.length} removed)`);
   },
 });
