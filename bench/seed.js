@@ -16,7 +16,7 @@ const { APP_DIR, DATA_DIR, serverEnv } = require('./lib/server-env');
 const { CATEGORIES } = require('./lib/vocabulary');
 
 // Bump when the generated data changes, so an older seeded file is not mistaken for the new one.
-const SEED_FORMAT = 1;
+const SEED_FORMAT = 2;
 const ARTICLES_PER_TRANSACTION = 1000;
 
 function seededFiles(articles) {
@@ -95,8 +95,9 @@ async function insertArticles(databaseFile, total) {
     bar.stop();
 
     process.stdout.write('Analyzing ...\n');
-    db.exec('ANALYZE');
-    db.pragma('optimize');
+    // Only the tables filled here: statistics taken while the plugin's index tables are still empty
+    // mislead SQLite's planner when the app fills them (the search index build took 5 times longer).
+    db.exec('ANALYZE articles; ANALYZE articles_category_lnk');
     // The app runs in WAL mode; setting it now saves the first server start a journal switch.
     db.pragma('journal_mode = WAL');
     return { published, drafts: total - published, rows: db.prepare('SELECT count(*) AS n FROM articles').get().n };

@@ -1,40 +1,77 @@
 import type { Core } from '@strapi/strapi';
+import { LRUCache } from 'lru-cache';
 import { TABLES } from '../constants';
 
 type RawResult = { rows?: Array<{ views: number | string }> } | Array<{ views: number | string }>;
+
+// A count is a few bytes; this covers every article of a large site, so reads rarely go to the table.
+const REMEMBERED_COUNTS = 200_000;
 
 function rowsOf(result: RawResult): Array<{ views: number | string }> {
   return Array.isArray(result) ? result : result.rows ?? [];
 }
 
-const articleViews = ({ strapi }: { strapi: Core.Strapi }) => ({
-  /** Adds one view and returns the new count, in one atomic statement (SQLite 3.35+ and PostgreSQL). */
-  async countView(documentId: string): Promise<number> {
-    // An upsert with RETURNING is one statement; the query builder would need a read and a write.
-    const result = (await strapi.db.connection.raw(
-      `INSERT INTO ${TABLES.views} (document_id, views) VALUES (?, 1)
-       ON CONFLICT (document_id) DO UPDATE SET views = ${TABLES.views}.views + 1
-       RETURNING views`,
-      [documentId],
-    )) as RawResult;
-    return Number(rowsOf(result)[0]?.views ?? 1);
-  },
+/**
+ * View counts, stored in artikel_views and remembered in the process. Counts change only through
+ * this service, so the remembered ones are exact under the same rule as the read cache: one process
+ * makes every write (see the README). Every count written is kept as the larger of the old and new
+ * value, because counts only grow and concurrent reads may answer out of order.
+ */
+const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
+  const remembered = new LRUCache<string, number>({ max: REMEMBERED_COUNTS });
+  // Bumped by forget(), so a read that began before a count was dropped cannot bring it back.
+  let generation = 0;
 
-  async currentViews(documentId: string): Promise<number> {
-    const row = (await strapi.db.connection(TABLES.views).select('views').where({ document_id: documentId }).first()) as { views: number } | undefined;
-    return Number(row?.views ?? 0);
-  },
+  const remember = (documentId: string, views: number): void => {
+    remembered.set(documentId, Math.max(remembered.get(documentId) ?? 0, views));
+  };
 
-  /** The current count of each of these documents (0 for one never read). */
-  async viewsOf(documentIds: string[]): Promise<Map<string, number>> {
-    if (documentIds.length === 0) return new Map();
-    const rows = (await strapi.db.connection(TABLES.views).select('document_id', 'views').whereIn('document_id', documentIds)) as Array<{ document_id: string; views: number }>;
-    return new Map(rows.map((row) => [row.document_id, Number(row.views)]));
-  },
+  return {
+    /** Adds one view and returns the new count, in one atomic statement (SQLite 3.35+ and PostgreSQL). */
+    async countView(documentId: string): Promise<number> {
+      // An upsert with RETURNING is one statement; the query builder would need a read and a write.
+      const result = (await strapi.db.connection.raw(
+        `INSERT INTO ${TABLES.views} (document_id, views) VALUES (?, 1)
+         ON CONFLICT (document_id) DO UPDATE SET views = ${TABLES.views}.views + 1
+         RETURNING views`,
+        [documentId],
+      )) as RawResult;
+      const views = Number(rowsOf(result)[0]?.views ?? 1);
+      remember(documentId, views);
+      return views;
+    },
 
-  async forget(documentId: string): Promise<void> {
-    await strapi.db.connection(TABLES.views).where({ document_id: documentId }).delete();
-  },
-});
+    async currentViews(documentId: string): Promise<number> {
+      return (await this.viewsOf([documentId])).get(documentId) ?? 0;
+    },
+
+    /** The current count of each of these documents (0 for one never read). */
+    async viewsOf(documentIds: string[]): Promise<Map<string, number>> {
+      const counts = new Map<string, number>();
+      const unknown: string[] = [];
+      for (const documentId of documentIds) {
+        const views = remembered.get(documentId);
+        if (views === undefined) unknown.push(documentId);
+        else counts.set(documentId, views);
+      }
+      if (unknown.length === 0) return counts;
+      const startedUnder = generation;
+      const rows = (await strapi.db.connection(TABLES.views).select('document_id', 'views').whereIn('document_id', unknown)) as Array<{ document_id: string; views: number }>;
+      const stored = new Map(rows.map((row) => [row.document_id, Number(row.views)]));
+      for (const documentId of unknown) {
+        const views = Math.max(stored.get(documentId) ?? 0, remembered.get(documentId) ?? 0);
+        if (startedUnder === generation) remember(documentId, views);
+        counts.set(documentId, views);
+      }
+      return counts;
+    },
+
+    async forget(documentId: string): Promise<void> {
+      await strapi.db.connection(TABLES.views).where({ document_id: documentId }).delete();
+      generation += 1;
+      remembered.delete(documentId);
+    },
+  };
+};
 
 export default articleViews;
