@@ -6,6 +6,7 @@
 
 const ARTICLE_UID = 'api::article.article';
 const RELATED_COUNT = 4;
+const RELATED_CANDIDATES_PER_TAG = 50;
 const LATEST_COUNT = 5;
 
 const SUMMARY_COLUMNS = `a.id, a.document_id, a.title, a.slug, a.summary, a.content, a.tags, a.cover_image_url, a.author,
@@ -92,10 +93,13 @@ function createQueries(db) {
                 WHERE gr.related_id = a.id AND gr.related_type = '${ARTICLE_UID}' AND gr.field = 'gallery'
                 ORDER BY gr."order") g) AS gallery
     ${FROM_PUBLISHED} WHERE a.document_id = ? AND a.published_at IS NOT NULL LIMIT 1`);
-  const relatedBySharedTags = db.prepare(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED}
-    JOIN (SELECT document_id, count(*) AS shared FROM artikel_tags WHERE tag IN (SELECT value FROM json_each(?)) GROUP BY document_id) s
+  // The candidates are the newest RELATED_CANDIDATES_PER_TAG articles of each tag, as in the plugin.
+  const relatedBySharedTags = (tagCount) => prepared(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED}
+    JOIN (SELECT document_id, count(*) AS shared FROM artikel_tags
+           WHERE tag IN (SELECT value FROM json_each(?)) AND document_id IN (${Array.from({ length: tagCount }, () => `SELECT * FROM (SELECT document_id FROM artikel_tags WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG})`).join(' UNION ')})
+           GROUP BY document_id) s
       ON s.document_id = a.document_id
-    WHERE a.published_at IS NOT NULL AND a.document_id <> ?
+    WHERE a.published_at IS NOT NULL
     ORDER BY s.shared DESC, (l.category_id IS ?) DESC, a.published_at DESC, a.created_at DESC
     LIMIT ${RELATED_COUNT}`);
   const relatedSameCategory = db.prepare(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED}
@@ -144,7 +148,9 @@ function createQueries(db) {
 
     /** Ranked like the plugin: most shared tags, then same category, then newest; filled by category, then by date. */
     related(row, tagKeys) {
-      const chosen = tagKeys.length > 0 ? relatedBySharedTags.all(JSON.stringify(tagKeys), row.document_id, row.category_id) : [];
+      const chosen = tagKeys.length > 0
+        ? relatedBySharedTags(tagKeys.length).all(JSON.stringify(tagKeys), ...tagKeys.flatMap((key) => [key, row.document_id]), row.category_id)
+        : [];
       const excluded = () => JSON.stringify([row.document_id, ...chosen.map((item) => item.document_id)]);
       if (chosen.length < RELATED_COUNT && row.category_id !== null) chosen.push(...relatedSameCategory.all(row.category_id, excluded(), RELATED_COUNT - chosen.length));
       if (chosen.length < RELATED_COUNT) chosen.push(...relatedAny.all(excluded(), RELATED_COUNT - chosen.length));
