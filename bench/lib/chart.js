@@ -72,7 +72,8 @@ function renderChart(results) {
   endpoints.forEach((endpoint, g) => {
     const y0 = TOP + g * (groupHeight + GROUP_GAP);
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 - 3}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(endpoint.label)}</text>`);
-    const ratios = `ours/stock ${ratioText(endpoint.ratios.oursToStock)} · ours/raw ${ratioText(endpoint.ratios.oursToRaw)}${endpoint.valid ? '' : ' !'}`;
+    const bounded = (key) => `${{ 'at least': '>', 'at most': '<' }[endpoint.ratios.bounds?.[key]] ?? ''}${ratioText(endpoint.ratios[key])}`;
+    const ratios = `ours/stock ${bounded('oursToStock')} · ours/raw ${bounded('oursToRaw')}${endpoint.valid ? '' : ' !'}`;
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 + 13}" text-anchor="end" font-size="11" fill="${endpoint.valid ? '#4b5563' : '#dc2626'}">${escapeXml(ratios)}</text>`);
     SERVERS.forEach((server, i) => {
       const run = endpoint.results[server.key];
@@ -84,7 +85,7 @@ function renderChart(results) {
       const width = Math.max(1, (run.rps / max) * BAR_AREA);
       const flagged = run.non2xx > 0 || run.errors > 0;
       parts.push(`<rect x="${LABEL_WIDTH}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${server.color}"${flagged ? ' fill-opacity="0.45" stroke="#dc2626"' : ''}/>`);
-      const label = `${number(run.rps)} req/s · p50 ${run.p50} ms · p99 ${run.p99} ms${flagged ? ` ! ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`;
+      const label = `${run.slowerThanWindow ? `no answer within ${run.seconds} s (< ${number(run.rps)} req/s)` : `${number(run.rps)} req/s · p50 ${run.p50} ms · p99 ${run.p99} ms`}${flagged ? ` ! ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`;
       parts.push(`<text x="${LABEL_WIDTH + width + 6}" y="${y + 12}" fill="${flagged ? '#dc2626' : '#374151'}">${escapeXml(label)}</text>`);
     });
   });

@@ -4,18 +4,24 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { renderChart, SERVERS } = require('./chart');
 
-const isValid = (run) => Boolean(run) && run.non2xx === 0 && run.errors === 0 && run.requests > 0;
+const isValid = (run) => Boolean(run) && run.non2xx === 0 && run.errors === 0 && (run.requests > 0 || run.slowerThanWindow === true);
 
-/** ours/stock and ours/raw in requests/s; NaN when either run is missing. */
+/**
+ * ours/stock and ours/raw in requests/s; NaN when either run is missing. A run slower than its window
+ * reports an upper bound, which turns the ratio into a bound: `bounds` says which way.
+ */
 function ratiosOf(results) {
   const ratio = (a, b) => (results[a] && results[b] && results[b].rps > 0 ? results[a].rps / results[b].rps : Number.NaN);
-  return { oursToStock: ratio('ours', 'stock'), oursToRaw: ratio('ours', 'raw') };
+  const bound = (a, b) => (results[b]?.slowerThanWindow ? 'at least' : results[a]?.slowerThanWindow ? 'at most' : undefined);
+  const bounds = { oursToStock: bound('ours', 'stock'), oursToRaw: bound('ours', 'raw') };
+  return { oursToStock: ratio('ours', 'stock'), oursToRaw: ratio('ours', 'raw'), ...(bounds.oursToStock || bounds.oursToRaw ? { bounds } : {}) };
 }
 
 const pad = (text, width, right = true) => (right ? String(text).padStart(width) : String(text).padEnd(width));
-const rps = (run) => (run ? `${run.rps >= 100 ? Math.round(run.rps) : run.rps.toFixed(1)}${isValid(run) ? '' : '!'}` : '-');
-const ms = (value) => (value === undefined ? '-' : `${value}`);
-const times = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
+const rps = (run) => (run ? `${run.slowerThanWindow ? '<' : ''}${run.rps >= 100 ? Math.round(run.rps) : run.rps.toFixed(1)}${isValid(run) ? '' : '!'}` : '-');
+const ms = (run, key) => (run?.[key] === undefined ? '-' : `${run.slowerThanWindow ? '>' : ''}${run[key]}`);
+const BOUND_SIGNS = { 'at least': '>', 'at most': '<' };
+const times = (value, bound) => (Number.isFinite(value) ? `${bound ? BOUND_SIGNS[bound] : ''}${value.toFixed(2)}x` : 'n/a');
 
 /** The console table: one row per endpoint, requests/s and latencies per server, then the ratios. */
 function formatTable(results) {
@@ -26,12 +32,13 @@ function formatTable(results) {
   for (const endpoint of results.endpoints) {
     const cells = SERVERS.map((server) => {
       const run = endpoint.results[server.key];
-      return `${pad(rps(run), 7)} ${pad(ms(run?.p50), 5)} ${pad(ms(run?.p99), 6)}`;
+      return `${pad(rps(run), 7)} ${pad(ms(run, 'p50'), 5)} ${pad(ms(run, 'p99'), 6)}`;
     });
     const flag = endpoint.valid ? '' : '!';
-    lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${pad(times(endpoint.ratios.oursToStock) + flag, 7)} ${pad(times(endpoint.ratios.oursToRaw) + flag, 7)}`);
+    lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${pad(times(endpoint.ratios.oursToStock, endpoint.ratios.bounds?.oursToStock) + flag, 7)} ${pad(times(endpoint.ratios.oursToRaw, endpoint.ratios.bounds?.oursToRaw) + flag, 7)}`);
   }
   lines.push('req/s = mean requests per second; p50/p99 latency in ms; ! = non-2xx answers, errors or a failed check (see PROBLEMS): not a valid result.');
+  lines.push('< and > = no answer came back within the measured window: the rate is below one answer per connection per window.');
 
   const problems = [];
   for (const endpoint of results.endpoints) {
