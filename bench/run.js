@@ -19,6 +19,7 @@ const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('
 const { tableExists } = require('./lib/raw-queries');
 const { compareSearch } = require('./lib/search-sql');
 const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv } = require('./lib/server-env');
+const { httpGet } = require('./lib/http-get');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
 const SEARCH_SQL_WORDS = 30;
@@ -86,6 +87,18 @@ const describeRun = (run) =>
   `${run.rps.toFixed(1)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${isValid(run) ? '' : ` — ${run.non2xx} non-2xx, ${run.errors} errors`}`;
 
 /** One server: start, check each endpoint, measure each endpoint, stop. */
+/**
+ * Waits until the server answers a cheap request again. Requests still in flight when a load
+ * ends keep running on the server (stock Strapi's slowest searches queue for minutes at 100,000
+ * articles), and the next measurement must not pay for them.
+ */
+async function drain(name, port, readyPath) {
+  const started = Date.now();
+  await httpGet(port, readyPath, { timeoutMs: 15 * 60 * 1000 });
+  const seconds = (Date.now() - started) / 1000;
+  if (seconds > 1) say(`[${name}] waited ${seconds.toFixed(1)} s for requests left in flight to finish`);
+}
+
 async function benchServer({ name, databaseFile, plan, samples, options }) {
   const definition = SERVER_DEFINITIONS[name];
   const port = await freePort();
@@ -104,11 +117,21 @@ async function benchServer({ name, databaseFile, plan, samples, options }) {
   say(`[${name}] ready in ${server.startupSeconds.toFixed(1)} s (log: ${path.relative(process.cwd(), server.logFile)})`);
   const outcome = { startupSeconds: server.startupSeconds, endpoints: {} };
   try {
+    if (options.serverWarmup > 0) {
+      // A freshly started Node server needs some ten seconds of load before the JIT has settled;
+      // without this the first endpoints measured pay for it. Every endpoint's requests, interleaved.
+      const longest = Math.max(...plan.map((endpoint) => endpoint.paths[name].length));
+      const mixed = Array.from({ length: longest }, (_, i) => plan.map((endpoint) => endpoint.paths[name][i % endpoint.paths[name].length])).flat();
+      say(`[${name}] warming up for ${options.serverWarmup} s on every endpoint ...`);
+      await runLoad({ port, paths: mixed, connections: options.connections, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
+      await drain(name, port, definition.readyPath);
+    }
     for (const endpoint of plan) {
       const check = await checkEndpoint({ server: name, port, endpoint, slugs: samples.slugs });
       for (const problem of check.problems) say(`[${name}] ${endpoint.key}: CHECK FAILED ${problem}`);
-      const run = await runLoad({ port, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup });
+      const run = await runLoad({ port, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: definition.readyPath });
       say(`[${name}] ${endpoint.label.padEnd(28)} ${describeRun(run)}`);
+      await drain(name, port, definition.readyPath);
       outcome.endpoints[endpoint.key] = { run, check };
     }
   } finally {
@@ -118,7 +141,7 @@ async function benchServer({ name, databaseFile, plan, samples, options }) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 10000, duration: 8, connections: 20, warmup: 2, skipBuild: false, servers: 'ours,stock,raw', startTimeout: 0 });
+  const options = parseArgs(process.argv.slice(2), { articles: 10000, duration: 8, connections: 20, warmup: 2, serverWarmup: 10, skipBuild: false, servers: 'ours,stock,raw', startTimeout: 0 });
   options.articles = Math.round(options.articles);
   // The plugin indexes every article at its first start on a freshly seeded file.
   options.startTimeout = options.startTimeout || 300 + Math.ceil(options.articles / 50);

@@ -6,7 +6,7 @@ const { fork } = require('node:child_process');
 const WORKER = path.join(__dirname, 'load-worker.js');
 
 /** Drives `paths` on 127.0.0.1:port from a separate process and resolves with its summary. */
-function runLoad({ port, paths, connections, seconds, warmupSeconds }) {
+function runLoad({ port, paths, connections, seconds, warmupSeconds, visitEveryPath = true, drainPath }) {
   return new Promise((resolve, reject) => {
     const worker = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -20,13 +20,13 @@ function runLoad({ port, paths, connections, seconds, warmupSeconds }) {
     const timer = setTimeout(() => {
       worker.kill('SIGKILL');
       settle(reject, new Error('the load worker did not finish in time'));
-    }, (seconds + warmupSeconds + 60) * 1000);
+    }, (seconds + warmupSeconds + 60) * 1000 + (drainPath ? 15 * 60 * 1000 : 0));
     worker.on('message', (message) => {
       if (message.type === 'result') settle(resolve, message.result);
       else settle(reject, new Error(`load worker: ${message.message}`));
     });
     worker.on('exit', (code) => settle(reject, new Error(`the load worker exited with code ${code} before reporting`)));
-    worker.send({ port, paths, connections, seconds, warmupSeconds });
+    worker.send({ port, paths, connections, seconds, warmupSeconds, visitEveryPath, drainPath });
   });
 }
 

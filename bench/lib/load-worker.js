@@ -4,6 +4,7 @@
 // autocannon never shares a CPU thread with the server it measures.
 
 const autocannon = require('autocannon');
+const { httpGet } = require('./http-get');
 
 /** Rotates over the paths across all connections, so a run spreads over many slugs and words. */
 function rotatingRequests(paths, startAt) {
@@ -59,8 +60,10 @@ process.on('message', async (job) => {
     // Warm-up: every path once (a server's caches see each slug and word before it is measured,
     // as a live site's would), then --warmup seconds for the JIT and the SQLite page cache; its
     // figures are thrown away.
-    await runOnce({ ...job, amount: Math.max(job.paths.length, job.connections), startAt: 0 });
+    if (job.visitEveryPath) await runOnce({ ...job, amount: Math.max(job.paths.length, job.connections), startAt: 0 });
     if (job.warmupSeconds > 0) await runOnce({ ...job, seconds: job.warmupSeconds, startAt: 0 });
+    // The warm-up's last requests are still running on the server; the measurement starts after them.
+    if (job.drainPath) await httpGet(job.port, job.drainPath, { timeoutMs: 15 * 60 * 1000 });
     const result = await runOnce({ ...job, seconds: job.seconds, startAt: Math.floor(job.paths.length / 2) });
     process.send({ type: 'result', result: summarize(result, job.connections) }, () => process.exit(0));
   } catch (error) {
