@@ -19,7 +19,7 @@ const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('
 const { tableExists } = require('./lib/raw-queries');
 const { compareSearch } = require('./lib/search-sql');
 const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv } = require('./lib/server-env');
-const { httpGet } = require('./lib/http-get');
+const { drain } = require('./lib/http-get');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
 const SEARCH_SQL_WORDS = 30;
@@ -86,19 +86,13 @@ function machine() {
 const describeRun = (run) =>
   `${run.rps.toFixed(1)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${isValid(run) ? '' : ` — ${run.non2xx} non-2xx, ${run.errors} errors`}`;
 
-/** One server: start, check each endpoint, measure each endpoint, stop. */
-/**
- * Waits until the server answers a cheap request again. Requests still in flight when a load
- * ends keep running on the server (stock Strapi's slowest searches queue for minutes at 100,000
- * articles), and the next measurement must not pay for them.
- */
-async function drain(name, port, readyPath) {
-  const started = Date.now();
-  await httpGet(port, readyPath, { timeoutMs: 15 * 60 * 1000 });
-  const seconds = (Date.now() - started) / 1000;
+/** Waits for what the last load left running on the server, and says so when it was long. */
+async function settle(name, port, readyPath) {
+  const seconds = await drain(port, readyPath);
   if (seconds > 1) say(`[${name}] waited ${seconds.toFixed(1)} s for requests left in flight to finish`);
 }
 
+/** One server: start, check each endpoint, measure each endpoint, stop. */
 async function benchServer({ name, databaseFile, plan, samples, options }) {
   const definition = SERVER_DEFINITIONS[name];
   const port = await freePort();
@@ -124,14 +118,14 @@ async function benchServer({ name, databaseFile, plan, samples, options }) {
       const mixed = Array.from({ length: longest }, (_, i) => plan.map((endpoint) => endpoint.paths[name][i % endpoint.paths[name].length])).flat();
       say(`[${name}] warming up for ${options.serverWarmup} s on every endpoint ...`);
       await runLoad({ port, paths: mixed, connections: options.connections, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
-      await drain(name, port, definition.readyPath);
+      await settle(name, port, definition.readyPath);
     }
     for (const endpoint of plan) {
       const check = await checkEndpoint({ server: name, port, endpoint, slugs: samples.slugs });
       for (const problem of check.problems) say(`[${name}] ${endpoint.key}: CHECK FAILED ${problem}`);
       const run = await runLoad({ port, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: definition.readyPath });
       say(`[${name}] ${endpoint.label.padEnd(28)} ${describeRun(run)}`);
-      await drain(name, port, definition.readyPath);
+      await settle(name, port, definition.readyPath);
       outcome.endpoints[endpoint.key] = { run, check };
     }
   } finally {

@@ -27,6 +27,9 @@ function niceScale(largest) {
   return { max: Math.ceil(largest / step) * step, step };
 }
 
+/** How a ratio that is only a bound is written (see ratiosOf in report.js). */
+const BOUND_SIGNS = { 'at least': '>', 'at most': '<' };
+
 function ratioText(value) {
   return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
 }
@@ -72,7 +75,7 @@ function renderChart(results) {
   endpoints.forEach((endpoint, g) => {
     const y0 = TOP + g * (groupHeight + GROUP_GAP);
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 - 3}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(endpoint.label)}</text>`);
-    const bounded = (key) => `${{ 'at least': '>', 'at most': '<' }[endpoint.ratios.bounds?.[key]] ?? ''}${ratioText(endpoint.ratios[key])}`;
+    const bounded = (key) => `${BOUND_SIGNS[endpoint.ratios.bounds?.[key]] ?? ''}${ratioText(endpoint.ratios[key])}`;
     const ratios = `ours/stock ${bounded('oursToStock')} · ours/raw ${bounded('oursToRaw')}${endpoint.valid ? '' : ' !'}`;
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 + 13}" text-anchor="end" font-size="11" fill="${endpoint.valid ? '#4b5563' : '#dc2626'}">${escapeXml(ratios)}</text>`);
     SERVERS.forEach((server, i) => {
@@ -97,4 +100,4 @@ function renderChart(results) {
   return `${parts.join('\n')}\n`;
 }
 
-module.exports = { renderChart, SERVERS };
+module.exports = { BOUND_SIGNS, renderChart, SERVERS };

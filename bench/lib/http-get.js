@@ -24,4 +24,18 @@ function httpGet(port, path, { timeoutMs = 30000 } = {}) {
   });
 }
 
-module.exports = { httpGet };
+/** How long a server may take to finish what earlier load left in flight. */
+const DRAIN_TIMEOUT_MS = 15 * 60 * 1000;
+
+/**
+ * Waits until the server answers a cheap request again and returns the seconds it took. Requests
+ * still in flight when a load ends keep running on the server (stock Strapi's slowest searches
+ * queue for minutes at 100,000 articles), and the next measurement must not pay for them.
+ */
+async function drain(port, path) {
+  const started = Date.now();
+  await httpGet(port, path, { timeoutMs: DRAIN_TIMEOUT_MS });
+  return (Date.now() - started) / 1000;
+}
+
+module.exports = { DRAIN_TIMEOUT_MS, drain, httpGet };

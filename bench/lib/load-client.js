@@ -3,6 +3,8 @@
 const path = require('node:path');
 const { fork } = require('node:child_process');
 
+const { DRAIN_TIMEOUT_MS } = require('./http-get');
+
 const WORKER = path.join(__dirname, 'load-worker.js');
 
 /** Drives `paths` on 127.0.0.1:port from a separate process and resolves with its summary. */
@@ -20,7 +22,7 @@ function runLoad({ port, paths, connections, seconds, warmupSeconds, visitEveryP
     const timer = setTimeout(() => {
       worker.kill('SIGKILL');
       settle(reject, new Error('the load worker did not finish in time'));
-    }, (seconds + warmupSeconds + 60) * 1000 + (drainPath ? 15 * 60 * 1000 : 0));
+    }, (seconds + warmupSeconds + 60) * 1000 + (drainPath ? DRAIN_TIMEOUT_MS : 0));
     worker.on('message', (message) => {
       if (message.type === 'result') settle(resolve, message.result);
       else settle(reject, new Error(`load worker: ${message.message}`));

@@ -4,7 +4,7 @@
 // autocannon never shares a CPU thread with the server it measures.
 
 const autocannon = require('autocannon');
-const { httpGet } = require('./http-get');
+const { drain } = require('./http-get');
 
 /** Rotates over the paths across all connections, so a run spreads over many slugs and words. */
 function rotatingRequests(paths, startAt) {
@@ -40,11 +40,12 @@ function summarize(result, connections) {
   // answer per connection per window, so that bound is reported, flagged, instead of a zero.
   const slowerThanWindow = result.requests.total === 0 && result.errors === 0 && result.non2xx === 0;
   const windowMs = Math.round(result.duration * 1000);
+  const latency = slowerThanWindow ? { p50: windowMs, p99: windowMs, average: windowMs } : result.latency;
   return {
     rps: slowerThanWindow ? connections / result.duration : result.requests.average,
-    p50: slowerThanWindow ? windowMs : result.latency.p50,
-    p99: slowerThanWindow ? windowMs : result.latency.p99,
-    latencyMean: slowerThanWindow ? windowMs : result.latency.average,
+    p50: latency.p50,
+    p99: latency.p99,
+    latencyMean: latency.average,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -63,7 +64,7 @@ process.on('message', async (job) => {
     if (job.visitEveryPath) await runOnce({ ...job, amount: Math.max(job.paths.length, job.connections), startAt: 0 });
     if (job.warmupSeconds > 0) await runOnce({ ...job, seconds: job.warmupSeconds, startAt: 0 });
     // The warm-up's last requests are still running on the server; the measurement starts after them.
-    if (job.drainPath) await httpGet(job.port, job.drainPath, { timeoutMs: 15 * 60 * 1000 });
+    if (job.drainPath) await drain(job.port, job.drainPath);
     const result = await runOnce({ ...job, seconds: job.seconds, startAt: Math.floor(job.paths.length / 2) });
     process.send({ type: 'result', result: summarize(result, job.connections) }, () => process.exit(0));
   } catch (error) {

@@ -2,7 +2,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { renderChart, SERVERS } = require('./chart');
+const { BOUND_SIGNS, renderChart, SERVERS } = require('./chart');
 
 const isValid = (run) => Boolean(run) && run.non2xx === 0 && run.errors === 0 && (run.requests > 0 || run.slowerThanWindow === true);
 
@@ -20,8 +20,7 @@ function ratiosOf(results) {
 const pad = (text, width, right = true) => (right ? String(text).padStart(width) : String(text).padEnd(width));
 const rps = (run) => (run ? `${run.slowerThanWindow ? '<' : ''}${run.rps >= 100 ? Math.round(run.rps) : run.rps.toFixed(1)}${isValid(run) ? '' : '!'}` : '-');
 const ms = (run, key) => (run?.[key] === undefined ? '-' : `${run.slowerThanWindow ? '>' : ''}${run[key]}`);
-const BOUND_SIGNS = { 'at least': '>', 'at most': '<' };
-const times = (value, bound) => (Number.isFinite(value) ? `${bound ? BOUND_SIGNS[bound] : ''}${value.toFixed(2)}x` : 'n/a');
+const times = (value, bound) => (Number.isFinite(value) ? `${BOUND_SIGNS[bound] ?? ''}${value.toFixed(2)}x` : 'n/a');
 
 /** The console table: one row per endpoint, requests/s and latencies per server, then the ratios. */
 function formatTable(results) {
