@@ -1,6 +1,19 @@
 import type { Core } from '@strapi/strapi';
 import { secret } from '../src/secrets';
 
+interface PreviewService {
+  url: (uid: string, params: { documentId?: string; status?: string }) => Promise<string | null>;
+}
+
+/** The public site's origin, which the admin's preview frame may show; null when no site is configured. */
+function siteOrigin(articleUrl: string): string | null {
+  try {
+    return articleUrl === '' ? null : new URL(articleUrl.replace(/\{\w+\}/g, 'x')).origin;
+  } catch {
+    return null;
+  }
+}
+
 const adminConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Admin => ({
   auth: {
     secret: secret('ADMIN_JWT_SECRET'),
@@ -15,6 +28,18 @@ const adminConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Admi
   },
   secrets: {
     encryptionKey: secret('ENCRYPTION_KEY'),
+  },
+  // Preview opens an article on the public site (SITE_ARTICLE_URL, see the artikel plugin's
+  // preview service); without a site it is switched off, so the admin offers no dead "Set up preview".
+  preview: {
+    enabled: siteOrigin(env('SITE_ARTICLE_URL', '')) !== null,
+    config: {
+      allowedOrigins: [siteOrigin(env('SITE_ARTICLE_URL', '')) ?? "'self'"],
+      async handler(uid: string, params: { documentId?: string; status?: string }) {
+        const preview = strapi.plugin('artikel').service('preview') as PreviewService;
+        return preview.url(uid, params);
+      },
+    },
   },
   flags: {
     nps: env.bool('FLAG_NPS', false),

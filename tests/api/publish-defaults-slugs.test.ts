@@ -34,7 +34,7 @@ describe('POST /api/artikel defaults', () => {
     expect(article).toMatchObject({
       title: 'Ten Minutes of Golden Hour',
       slug: 'ten-minutes-of-golden-hour',
-      summary: 'Why it matters The best portraits happen before sunset. Plan a quiet slot! Then walk outside.',
+      summary: 'Why it matters. The best portraits happen before sunset. Plan a quiet slot! Then walk outside.',
       author: 'Lichtbild Studio',
       status: 'published',
       meta_title: 'Ten Minutes of Golden Hour',

@@ -55,7 +55,7 @@ describe('GET /api/artikel/{slug}', () => {
       meta_keywords: 'barn wedding photographer',
     });
     expect(article.meta_description).toBe(article.summary);
-    expect(article.summary).toBe('Planning Book the barn early. Bring warm lights. lanterns candles');
+    expect(article.summary).toBe('Planning. Book the barn early. Bring warm lights. lanterns. candles.');
   });
 
   it('renders Markdown to safe HTML', async () => {

@@ -12,13 +12,19 @@ export interface TestApp {
   databaseFile: string;
   /** The address of the real listening server, for clients that open their own connections. */
   baseUrl: () => Promise<string>;
-  stop: () => Promise<void>;
+  /** Stops the app and removes its database, unless it is kept for a restart. */
+  stop: (options?: { keepDatabase?: boolean }) => Promise<void>;
+}
+
+export interface StartOptions {
+  /** Start on this database file (one a stopped app kept), as a restarted service would. */
+  databaseFile?: string;
 }
 
 /** A real Strapi on its own SQLite file in a temporary folder, served through its real HTTP stack. */
-export async function startStrapi(): Promise<TestApp> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-test-'));
-  const databaseFile = path.join(folder, 'data.db');
+export async function startStrapi(options: StartOptions = {}): Promise<TestApp> {
+  const databaseFile = options.databaseFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-test-')), 'data.db');
+  const folder = path.dirname(databaseFile);
   process.env.DATABASE_FILENAME = databaseFile;
   const strapi = await createStrapi({ appDir: APP_DIR, distDir: path.join(APP_DIR, 'dist') }).load();
   await strapi.server.mount();
@@ -34,9 +40,9 @@ export async function startStrapi(): Promise<TestApp> {
       if (address === null || typeof address === 'string') throw new Error('the test server has no TCP address');
       return `http://127.0.0.1:${address.port}`;
     },
-    stop: async () => {
+    stop: async ({ keepDatabase = false } = {}) => {
       await strapi.destroy();
-      fs.rmSync(folder, { recursive: true, force: true });
+      if (!keepDatabase) fs.rmSync(folder, { recursive: true, force: true });
     },
   };
 }

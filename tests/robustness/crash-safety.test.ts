@@ -1,19 +1,12 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { reportFigure } from '../helpers/robustness';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 
 const CYCLES = 10;
 const CONCURRENT_POSTS = 8;
-const CHILD = path.resolve(__dirname, '..', 'helpers', 'crash-child.js');
-
-interface Service {
-  child: ChildProcess;
-  baseUrl: string;
-  token: string;
-}
 
 interface Acknowledged {
   slug: string;
@@ -33,16 +26,8 @@ afterAll(() => {
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
-async function startService(): Promise<Service> {
-  const child = fork(CHILD, [], {
-    env: { ...process.env, DATABASE_FILENAME: databaseFile, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<{ port: number; token: string }>((resolve, reject) => {
-    child.once('message', (message) => resolve(message as { port: number; token: string }));
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code} before it was ready`)));
-  });
-  return { child, baseUrl: `http://127.0.0.1:${ready.port}`, token: ready.token };
+function startService(): Promise<ServiceProcess> {
+  return startServiceProcess(databaseFile);
 }
 
 function integrityCheck(): string {
@@ -56,7 +41,7 @@ function integrityCheck(): string {
 }
 
 /** Posts articles CONCURRENT_POSTS at a time until `killAfter` were acknowledged, then SIGKILLs the service. */
-async function burstAndKill(service: Service, cycle: number, killAfter: number): Promise<{ acknowledged: Acknowledged[]; failed: number }> {
+async function burstAndKill(service: ServiceProcess, cycle: number, killAfter: number): Promise<{ acknowledged: Acknowledged[]; failed: number }> {
   const acknowledged: Acknowledged[] = [];
   let failed = 0;
   let next = 0;

@@ -21,7 +21,13 @@ describe('content helpers', () => {
   });
 
   it('extracts plain text without Markdown syntax or tags', () => {
-    expect(plainText('# Title\n\nSome **bold** and [a link](https://example.com) & more.')).toBe('Title Some bold and a link & more.');
+    expect(plainText('# Title\n\nSome **bold** and [a link](https://example.com) & more.')).toBe('Title. Some bold and a link & more.');
+  });
+
+  it('ends each heading, list item and paragraph as a sentence, keeping the punctuation it has', () => {
+    const content = '## Plan for it\n\nAsk the couple first\n\n- umbrellas\n- a covered porch!\n\n### Why?\n\nLines<br>joined';
+    expect(plainText(content)).toBe('Plan for it. Ask the couple first. umbrellas. a covered porch! Why? Lines joined.');
+    expect(plainText('<h2>Light</h2><ul><li><p>soft</p></li></ul><blockquote><p>Quote: “yes.”</p></blockquote>')).toBe('Light. soft. Quote: “yes.”');
   });
 
   it('summarizes short content as a whole and long content by sentences up to about 200 characters', () => {

@@ -1,9 +1,14 @@
 import type { Core } from '@strapi/strapi';
+import { explainEditViews } from './content-manager/edit-view';
 import { getService } from './utils/get-service';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
+  // Before the unique index on category slugs, which empty slugs would break.
+  const repaired = await getService(strapi, 'categories').repairMissingSlugs();
+  if (repaired > 0) strapi.log.info(`artikel: gave ${repaired} categories without a slug one from their name`);
   await getService(strapi, 'plugin-tables').ensure();
   await getService(strapi, 'article-index').reconcile();
+  await explainEditViews(strapi);
 };
 
 export default bootstrap;

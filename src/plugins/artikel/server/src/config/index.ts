@@ -3,26 +3,61 @@ export interface ArtikelConfig {
   studioName: string;
   /** Posts per minute allowed to one API token and to one client address; 0 turns the limit off (ARTIKEL_RATE_LIMIT). */
   postsPerMinute: number;
+  /** The public page of an article, with {slug} (SITE_ARTICLE_URL); empty: the admin offers no preview. */
+  siteArticleUrl: string;
+  /** The public site's draft preview page, with {token} and optionally {slug} (SITE_PREVIEW_URL). */
+  sitePreviewUrl: string;
+  /** How long a draft's preview link works (ARTIKEL_PREVIEW_MINUTES). */
+  previewLinkMinutes: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
+const DEFAULT_PREVIEW_LINK_MINUTES = 30;
 
-function postsPerMinuteFromEnv(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return DEFAULT_POSTS_PER_MINUTE;
+function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
   return /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
 }
 
+/** By default the draft preview is the article's own page with the token as a query parameter. */
+function defaultPreviewUrl(articleUrl: string): string {
+  return articleUrl === '' ? '' : `${articleUrl}${articleUrl.includes('?') ? '&' : '?'}preview={token}`;
+}
+
+function isHttpUrlPattern(pattern: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(pattern.replace(/\{\w+\}/g, 'x')).protocol);
+  } catch {
+    return false;
+  }
+}
+
 export default {
-  default: (): ArtikelConfig => ({
-    studioName: process.env.STUDIO_NAME?.trim() || 'Studio',
-    postsPerMinute: postsPerMinuteFromEnv(process.env.ARTIKEL_RATE_LIMIT),
-  }),
+  default: (): ArtikelConfig => {
+    const siteArticleUrl = process.env.SITE_ARTICLE_URL?.trim() ?? '';
+    return {
+      studioName: process.env.STUDIO_NAME?.trim() || 'Studio',
+      postsPerMinute: wholeNumberFromEnv(process.env.ARTIKEL_RATE_LIMIT, DEFAULT_POSTS_PER_MINUTE),
+      siteArticleUrl,
+      sitePreviewUrl: process.env.SITE_PREVIEW_URL?.trim() || defaultPreviewUrl(siteArticleUrl),
+      previewLinkMinutes: wholeNumberFromEnv(process.env.ARTIKEL_PREVIEW_MINUTES, DEFAULT_PREVIEW_LINK_MINUTES),
+    };
+  },
   validator(config: ArtikelConfig) {
     if (typeof config.studioName !== 'string' || config.studioName.trim() === '') {
       throw new Error('artikel: studioName must be a non-empty string');
     }
     if (!Number.isSafeInteger(config.postsPerMinute) || config.postsPerMinute < 0) {
       throw new Error('artikel: ARTIKEL_RATE_LIMIT must be a whole number of posts per minute (0 turns the limit off)');
+    }
+    if (config.siteArticleUrl !== '' && (!isHttpUrlPattern(config.siteArticleUrl) || !config.siteArticleUrl.includes('{slug}'))) {
+      throw new Error('artikel: SITE_ARTICLE_URL must be an http(s) URL containing {slug}, e.g. https://studio.example/artikel/{slug}');
+    }
+    if (config.siteArticleUrl !== '' && (!isHttpUrlPattern(config.sitePreviewUrl) || !config.sitePreviewUrl.includes('{token}'))) {
+      throw new Error('artikel: SITE_PREVIEW_URL must be an http(s) URL containing {token}, e.g. https://studio.example/vorschau?token={token}');
+    }
+    if (!Number.isSafeInteger(config.previewLinkMinutes) || config.previewLinkMinutes < 1) {
+      throw new Error('artikel: ARTIKEL_PREVIEW_MINUTES must be a whole number of minutes, at least 1');
     }
   },
 };

@@ -37,6 +37,15 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = { data: article };
   },
 
+  async preview(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    const draft = await getService(strapi, 'preview').draftFor(ctx.params.token);
+    // A draft is for the one who holds the link: kept out of caches and search engines.
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Robots-Tag', 'noindex');
+    ctx.body = { data: draft };
+  },
+
   async latest(ctx: Context) {
     await validateNoParameters(ctx.query);
     ctx.body = { data: await getService(strapi, 'article-reads').latest() };

@@ -9,6 +9,8 @@ export default {
       { method: 'GET', path: '/categories', handler: 'artikel.categories', config: publicRead },
       { method: 'GET', path: '/latest', handler: 'artikel.latest', config: publicRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: publicRead },
+      // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
+      { method: 'GET', path: '/preview/:token', handler: 'artikel.preview', config: publicRead },
       // Only Strapi API tokens may publish: full access, or a custom token holding artikel.create.
       // Route middlewares run after authentication, so the rate limit knows the token.
       {

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
+import { inTransaction } from '../repositories/transactions';
 import { isSqlite } from '../utils/database-dialect';
 import { parseTags, tagKey } from '../utils/tags';
 
@@ -81,9 +82,9 @@ async function addToSearch(knex: Knex, scope: { documentId: string } | { afterId
  */
 const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
   async syncDocument(documentId: string): Promise<void> {
-    // The index is keyed by document and must follow the published row exactly, which the
-    // Document Service cannot express as one delete-and-insert transaction; FTS5 has no model at all.
-    await strapi.db.connection.transaction(async (trx) => {
+    // The index is keyed by document and must follow the published row exactly; FTS5 has no
+    // model at all. Joins the write's transaction (see document-middlewares).
+    await inTransaction(strapi, async ({ trx }) => {
       const published = (await trx(TABLES.articles)
         .select('document_id', 'tags', 'published_at')
         .where({ document_id: documentId })

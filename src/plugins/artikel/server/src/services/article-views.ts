@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import { TABLES } from '../constants';
+import { inTransaction } from '../repositories/transactions';
 
 type RawResult = { rows?: Array<{ views: number | string }> } | Array<{ views: number | string }>;
 
@@ -66,10 +67,15 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
       return counts;
     },
 
+    /** Drops a deleted article's count, in the delete's transaction; the remembered one once it commits. */
     async forget(documentId: string): Promise<void> {
-      await strapi.db.connection(TABLES.views).where({ document_id: documentId }).delete();
-      generation += 1;
-      remembered.delete(documentId);
+      await inTransaction(strapi, async ({ trx, onCommit }) => {
+        await trx(TABLES.views).where({ document_id: documentId }).delete();
+        onCommit(() => {
+          generation += 1;
+          remembered.delete(documentId);
+        });
+      });
     },
   };
 };

@@ -1,19 +1,23 @@
-import articleDefaults from './article-defaults';
 import articleIndex from './article-index';
+import articleRules from './article-rules';
 import articleReads from './article-reads';
 import articleViews from './article-views';
 import articleWrites from './article-writes';
 import categories from './categories';
 import pluginTables from './plugin-tables';
+import preview from './preview';
 import readCache from './read-cache';
+import slugs from './slugs';
 
 export default {
-  'article-defaults': articleDefaults,
   'article-index': articleIndex,
   'article-reads': articleReads,
+  'article-rules': articleRules,
   'article-views': articleViews,
   'article-writes': articleWrites,
   categories,
   'plugin-tables': pluginTables,
+  preview,
   'read-cache': readCache,
+  slugs,
 };

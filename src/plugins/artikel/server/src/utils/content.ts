@@ -62,16 +62,28 @@ export function renderContentHtml(content: string): string {
   return sanitizeArticleHtml(html).trim();
 }
 
-const BLOCK_END = /<\/(p|h[1-6]|li|blockquote|div|pre|figcaption|figure|tr|table|ul|ol|section|article)>|<br\s*\/?>/gi;
+// Where a heading, paragraph, list item, quote or table row ends; a line break inside one is only a space.
+const BLOCK_END = /<\/(p|h[1-6]|li|blockquote|div|pre|figcaption|figure|tr|table|ul|ol|section|article)>/gi;
+const LINE_BREAK = /<br\s*\/?>/gi;
+// Never in rendered text after sanitizing: marks the block ends through the tag stripping.
+const BLOCK_MARK = '\u2029';
+const SENTENCE_END = /[.!?…:;]["'”’»)\]]*$/u;
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
 
-/** The words a reader sees: Markdown syntax and HTML tags removed, blocks separated by spaces. */
+/**
+ * The words a reader sees: Markdown syntax and HTML tags removed, and each block (heading,
+ * paragraph, list item, ...) ended as a sentence, so "## Plan for it" and a following list do not
+ * run together into one sentence.
+ */
 export function plainText(content: string): string {
-  const html = renderContentHtml(content).replace(BLOCK_END, '$& ');
-  return sanitize(html, TEXT_ONLY_POLICY)
+  const html = renderContentHtml(content).replace(BLOCK_END, `$&${BLOCK_MARK}`).replace(LINE_BREAK, ' ');
+  return sanitize(html.replaceAll(BLOCK_MARK, `${BLOCK_MARK} `), TEXT_ONLY_POLICY)
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity)
-    .replace(/\s+/g, ' ')
-    .trim();
+    .split(BLOCK_MARK)
+    .map((block) => block.replace(/\s+/g, ' ').trim())
+    .filter((block) => block !== '')
+    .map((block) => (SENTENCE_END.test(block) ? block : `${block}.`))
+    .join(' ');
 }
 
 const SUMMARY_TARGET_LENGTH = 200;

@@ -25,6 +25,14 @@ export function slugFromTitle(title: string): string {
   return `artikel-${crypto.createHash('sha256').update(title).digest('hex').slice(0, 8)}`;
 }
 
+/** Why a slug asked for explicitly cannot be used as it is, or null when it can (taken or not). */
+export function slugProblem(requested: string, reserved: ReadonlySet<string>): string | null {
+  const slug = normalizeSlug(requested);
+  if (slug === '') return 'slug must contain at least one letter or digit';
+  if (reserved.has(slug)) return `slug "${slug}" is reserved for a route`;
+  return null;
+}
+
 export function withSuffix(base: string, attempt: number): string {
   return attempt <= 1 ? base : `${base}-${attempt}`;
 }

@@ -6,40 +6,49 @@ export interface FieldError {
   name: 'ValidationError';
 }
 
+export function fieldError(field: string | null, message: string): FieldError {
+  return { path: field === null ? [] : [field], message, name: 'ValidationError' };
+}
+
+/** Strapi's ValidationError for these field errors: the one message, or a count when there are several. */
+export function validationError(fieldErrors: FieldError[]): errors.ValidationError {
+  const message = fieldErrors.length === 1 ? fieldErrors[0].message : `${fieldErrors.length} errors occurred`;
+  return new errors.ValidationError(message, { errors: fieldErrors });
+}
+
+/** Every field that breaks the schema, once each (the first rule it breaks). */
+export async function fieldErrorsOf(schema: yup.AnyObjectSchema, input: object): Promise<FieldError[]> {
+  try {
+    await schema.validate(input, { abortEarly: false, strict: true, stripUnknown: false });
+    return [];
+  } catch (error) {
+    if (!(error instanceof yup.ValidationError)) throw error;
+    const inner = error.inner.length > 0 ? error.inner : [error];
+    const reported = new Set<string>();
+    const fieldErrors: FieldError[] = [];
+    for (const broken of inner) {
+      const path = broken.path ?? '';
+      if (reported.has(path)) continue;
+      reported.add(path);
+      fieldErrors.push(fieldError(broken.path || null, broken.message));
+    }
+    return fieldErrors;
+  }
+}
+
 /**
  * Validates input against a schema and rejects keys the schema does not list. Every offending
  * field is reported, each under its own path, in Strapi's ValidationError body.
  */
 export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unknown, what: string): Promise<T> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new errors.ValidationError(`${what} must be a JSON object`, {
-      errors: [{ path: [], message: `${what} must be a JSON object`, name: 'ValidationError' }],
-    });
+    throw validationError([fieldError(null, `${what} must be a JSON object`)]);
   }
   const known = new Set(Object.keys(schema.fields));
-  const fieldErrors: FieldError[] = Object.keys(input)
+  const unknownFields = Object.keys(input)
     .filter((key) => !known.has(key))
-    .map((key) => ({ path: [key], message: `${key} is not an allowed field`, name: 'ValidationError' }));
-
-  let value: T | undefined;
-  try {
-    value = (await schema.validate(input, { abortEarly: false, strict: true, stripUnknown: false })) as T;
-  } catch (error) {
-    if (!(error instanceof yup.ValidationError)) throw error;
-    const inner = error.inner.length > 0 ? error.inner : [error];
-    const reported = new Set<string>();
-    for (const fieldError of inner) {
-      // One message per field: the first rule it breaks.
-      const path = fieldError.path ?? '';
-      if (reported.has(path)) continue;
-      reported.add(path);
-      fieldErrors.push({ path: fieldError.path ? [fieldError.path] : [], message: fieldError.message, name: 'ValidationError' });
-    }
-  }
-
-  if (fieldErrors.length > 0 || value === undefined) {
-    const message = fieldErrors.length === 1 ? fieldErrors[0].message : `${fieldErrors.length} errors occurred`;
-    throw new errors.ValidationError(message, { errors: fieldErrors });
-  }
-  return value;
+    .map((key) => fieldError(key, `${key} is not an allowed field`));
+  const fieldErrors = [...unknownFields, ...(await fieldErrorsOf(schema, input))];
+  if (fieldErrors.length > 0) throw validationError(fieldErrors);
+  return input as T;
 }

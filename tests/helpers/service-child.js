@@ -1,6 +1,6 @@
 'use strict';
 
-// A real service process for the crash-safety suite: boots the compiled app on the database named
+// A real service process (crash-safety and restart tests): boots the compiled app on the database named
 // by DATABASE_FILENAME, issues a full-access API token, listens, and tells the parent where.
 const path = require('node:path');
 const { createStrapi } = require('@strapi/strapi');

@@ -1,0 +1,127 @@
+import type { Core } from '@strapi/strapi';
+import { ARTICLE_UID, CATEGORY_UID } from '../constants';
+
+interface FieldText {
+  label: string;
+  description?: string;
+  placeholder?: string;
+}
+
+interface FieldMetadata {
+  edit?: { label?: string; description?: string; placeholder?: string };
+  list?: { label?: string };
+}
+
+interface LayoutField {
+  name: string;
+  size: number;
+}
+
+interface Configuration {
+  metadatas?: Record<string, FieldMetadata>;
+  layouts?: { edit?: LayoutField[][] };
+  [key: string]: unknown;
+}
+
+interface ContentTypesService {
+  findContentType: (uid: string) => unknown;
+  findConfiguration: (contentType: unknown) => Promise<Configuration>;
+  updateConfiguration: (contentType: unknown, configuration: Configuration) => Promise<unknown>;
+}
+
+/** What the edit form tells an editor about each field: which fill themselves, and what the slug is for. */
+const FIELD_TEXTS: Record<string, Record<string, FieldText>> = {
+  [ARTICLE_UID]: {
+    title: { label: 'Title' },
+    slug: {
+      label: 'URL slug',
+      description: 'The article’s address on the site and in the API (/api/artikel/<slug>). Left empty, it is made from the title. Keep it once published: links point to it.',
+    },
+    summary: {
+      label: 'Summary',
+      description: 'Two or three sentences for lists and teasers. Left empty, it is written from the content and follows every change of it until you type your own.',
+    },
+    content: { label: 'Content', description: 'Markdown or HTML. Scripts and unsafe links are removed when saved.' },
+    category: { label: 'Category' },
+    tags: {
+      label: 'Tags',
+      description: 'Separated by commas. At most 20 tags of 50 characters each.',
+      placeholder: 'Wedding, Rain, Umbrellas',
+    },
+    cover: { label: 'Cover photo', description: 'From the Media Library; set its alternative text and caption there.' },
+    cover_image_url: {
+      label: 'Cover URL (only for a photo hosted elsewhere)',
+      description: 'An https:// address. When filled, it is shown instead of the cover photo above; leave it empty to use that photo.',
+      placeholder: 'https://',
+    },
+    gallery: { label: 'Gallery', description: 'Photos from the Media Library, in order; each one’s alternative text and caption are served with it.' },
+    author: { label: 'Author', description: 'Left empty, the studio’s name.' },
+    meta_title: { label: 'SEO title', description: 'For search results and link previews. Left empty, it is the title and follows it.' },
+    meta_description: {
+      label: 'SEO description',
+      description: 'For search results and link previews, at most 500 characters. Left empty, it is the summary and follows it.',
+    },
+    meta_keywords: { label: 'SEO keywords', description: 'Optional, separated by commas.' },
+  },
+  [CATEGORY_UID]: {
+    name: { label: 'Name' },
+    slug: { label: 'URL slug', description: 'Used in the API’s kategori filter. Left empty, it is made from the name.' },
+    articles: { label: 'Articles' },
+  },
+};
+
+/** Fields that must come after another in the edit form: the free-text cover URL after the picker. */
+const PLACED_AFTER: Record<string, Array<{ field: string; after: string }>> = {
+  [ARTICLE_UID]: [{ field: 'cover_image_url', after: 'cover' }],
+};
+
+/** Text Strapi gave a field by default (its attribute name, or nothing), which an editor has not changed. */
+const isDefault = (value: string | undefined, field: string) => value === undefined || value === '' || value === field;
+
+function withFieldTexts(configuration: Configuration, texts: Record<string, FieldText>): Configuration {
+  const metadatas = { ...configuration.metadatas };
+  for (const [field, text] of Object.entries(texts)) {
+    const metadata = metadatas[field];
+    if (!metadata) continue;
+    const edit = { ...metadata.edit };
+    if (isDefault(edit.label, field)) edit.label = text.label;
+    if (text.description && isDefault(edit.description, '')) edit.description = text.description;
+    if (text.placeholder && isDefault(edit.placeholder, '')) edit.placeholder = text.placeholder;
+    const list = { ...metadata.list };
+    if (isDefault(list.label, field)) list.label = text.label;
+    metadatas[field] = { ...metadata, edit, list };
+  }
+  return { ...configuration, metadatas };
+}
+
+/** The edit layout with `field` in a row of its own right after the row holding `after`, if it stood before it. */
+function withFieldAfter(layout: LayoutField[][], field: string, after: string): LayoutField[][] {
+  const rowOf = (name: string) => layout.findIndex((row) => row.some((entry) => entry.name === name));
+  const fieldRow = rowOf(field);
+  const afterRow = rowOf(after);
+  if (fieldRow === -1 || afterRow === -1 || fieldRow > afterRow) return layout;
+  const entry = layout[fieldRow].find((candidate) => candidate.name === field) as LayoutField;
+  const rows = layout.map((row) => row.filter((candidate) => candidate.name !== field));
+  rows.splice(afterRow + 1, 0, [entry]);
+  return rows.filter((row) => row.length > 0);
+}
+
+/**
+ * Labels, help texts and field order of the Content Manager's forms for articles and categories,
+ * written into its stored configuration at start. Only what still holds Strapi's defaults is
+ * changed: whatever an administrator set in "Configure the view" stays.
+ */
+export async function explainEditViews(strapi: Core.Strapi): Promise<void> {
+  const contentTypes = strapi.plugin('content-manager')?.service('content-types') as ContentTypesService | undefined;
+  if (!contentTypes) return;
+  for (const [uid, texts] of Object.entries(FIELD_TEXTS)) {
+    const contentType = contentTypes.findContentType(uid);
+    if (!contentType) continue;
+    const stored = await contentTypes.findConfiguration(contentType);
+    let configuration = withFieldTexts(stored, texts);
+    let edit = configuration.layouts?.edit;
+    for (const { field, after } of PLACED_AFTER[uid] ?? []) if (edit) edit = withFieldAfter(edit, field, after);
+    configuration = { ...configuration, layouts: { ...configuration.layouts, edit } };
+    if (JSON.stringify(configuration) !== JSON.stringify(stored)) await contentTypes.updateConfiguration(contentType, configuration);
+  }
+}

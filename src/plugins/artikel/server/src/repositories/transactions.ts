@@ -1,0 +1,32 @@
+import type { Core } from '@strapi/strapi';
+
+export type Knex = Core.Strapi['db']['connection'];
+/** A knex bound to one transaction: callable for a table, with raw(). */
+export type Transaction = Parameters<Parameters<Knex['transaction']>[0]>[0];
+
+interface TransactionScope {
+  trx: Transaction;
+  onCommit: (callback: () => void) => void;
+}
+
+/**
+ * Runs work in the caller's transaction when there is one (the Content Manager runs publish,
+ * unpublish and the bulk actions inside one), else in a new one. On SQLite the pool has a single
+ * connection, which the caller's transaction holds: a query on any other connection would wait for
+ * it forever.
+ */
+export function inTransaction<T>(strapi: Core.Strapi, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+  return strapi.db.transaction((scope: TransactionScope) => work(scope)) as Promise<T>;
+}
+
+/**
+ * Runs a callback once what was written so far is visible to every other connection: after the
+ * outermost transaction commits, or at once outside any transaction. A rollback never runs it.
+ */
+export async function afterCommit(strapi: Core.Strapi, callback: () => void): Promise<void> {
+  if (!strapi.db.inTransaction()) {
+    callback();
+    return;
+  }
+  await inTransaction(strapi, async ({ onCommit }) => onCommit(callback));
+}

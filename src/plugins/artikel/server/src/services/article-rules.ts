@@ -1,0 +1,89 @@
+import type { Core } from '@strapi/strapi';
+import { ARTICLE_UID, PLUGIN_ID } from '../constants';
+import { isBlank } from '../utils/blank';
+import { sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
+import { slugFromTitle } from '../utils/slugs';
+import { formatTags, parseTags } from '../utils/tags';
+import { validateArticleFields } from '../validation/article-fields';
+import { getService } from '../utils/get-service';
+
+/** The data of an article write, as the Document Service receives it. */
+export type ArticleData = Record<string, unknown>;
+
+/** Defaults derived from another field of the article: they follow it while nobody typed them. */
+type DerivedField = 'summary' | 'meta_title' | 'meta_description';
+
+/** Which defaults of an article were generated; kept on the article, hidden from the admin. */
+const GENERATED_FIELDS = 'generated_fields';
+const META_DESCRIPTION_LIMIT = 500;
+
+/** Each derived default from the article's current fields, in dependency order (the summary first). */
+const DERIVED_DEFAULTS: Array<{ field: DerivedField; from: (value: (field: string) => string) => string }> = [
+  { field: 'summary', from: (value) => summarize(value('content')) },
+  { field: 'meta_title', from: (value) => value('title') },
+  { field: 'meta_description', from: (value) => truncateAtWord(value('summary'), META_DESCRIPTION_LIMIT) },
+];
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The generated fields recorded on a stored article; null for one stored before they were recorded. */
+function recordedGeneratedFields(stored: ArticleData): Set<string> | null {
+  const recorded = stored[GENERATED_FIELDS];
+  return Array.isArray(recorded) ? new Set(recorded.filter((field): field is string => typeof field === 'string')) : null;
+}
+
+/**
+ * The rules every article gets, whichever way it is written (this plugin's POST, the admin's
+ * Content Manager, a script): run by the document middleware before each create and update.
+ */
+const articleRules = ({ strapi }: { strapi: Core.Strapi }) => ({
+  async apply(action: 'create' | 'update', params: { documentId?: string; data?: ArticleData }): Promise<void> {
+    const data = params.data;
+    if (!data) return;
+    await validateArticleFields(data);
+    const stored =
+      action === 'update' && params.documentId
+        ? ((await strapi.documents(ARTICLE_UID).findOne({ documentId: params.documentId, status: 'draft' })) as ArticleData | null)
+        : null;
+    const current = (field: string): string => text(field in data ? data[field] : stored?.[field]);
+
+    if (typeof data.content === 'string') data.content = sanitizeStoredContent(data.content);
+    if (typeof data.tags === 'string') data.tags = formatTags(parseTags(data.tags));
+    if ((action === 'create' || 'author' in data) && isBlank(data.author)) {
+      data.author = strapi.plugin(PLUGIN_ID).config('studioName') as string;
+    }
+    data[GENERATED_FIELDS] = [...this.fillDerivedDefaults(data, stored, current)];
+
+    const slugs = getService(strapi, 'slugs');
+    if ((action === 'create' || 'slug' in data) && isBlank(data.slug)) {
+      data.slug = await slugs.free(ARTICLE_UID, slugFromTitle(current('title')), params.documentId);
+    } else if (typeof data.slug === 'string' && (action === 'create' || data.slug !== stored?.slug)) {
+      data.slug = await slugs.claim(ARTICLE_UID, data.slug, params.documentId);
+    }
+  },
+
+  /**
+   * Fills each derived default that is blank, or was generated and is not being changed by this
+   * write, from the article's current fields; one the editor typed stays. Returns the fields that
+   * now hold a generated value. An article stored before this was recorded counts a field as
+   * generated when it equals what its stored source generates.
+   */
+  fillDerivedDefaults(data: ArticleData, stored: ArticleData | null, current: (field: string) => string): Set<string> {
+    const recorded = stored ? recordedGeneratedFields(stored) : new Set<string>();
+    const storedValue = (field: string) => text(stored?.[field]);
+    const generated = new Set<string>();
+    for (const { field, from } of DERIVED_DEFAULTS) {
+      const wasGenerated = stored !== null && (recorded?.has(field) ?? storedValue(field) === from(storedValue));
+      const incoming = data[field];
+      const generate = !(field in data)
+        ? stored === null || wasGenerated
+        : isBlank(incoming) || (stored !== null && incoming === stored[field] && wasGenerated);
+      if (!generate) continue;
+      data[field] = from(current);
+      generated.add(field);
+    }
+    return generated;
+  },
+});
+
+export default articleRules;

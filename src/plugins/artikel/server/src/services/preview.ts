@@ -1,0 +1,45 @@
+import crypto from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { ARTICLE_UID, PLUGIN_ID } from '../constants';
+import type { ArtikelConfig } from '../config';
+import type { FullArticle } from '../utils/article-records';
+import { getService } from '../utils/get-service';
+import { fillUrlPattern, signPreviewToken, verifyPreviewToken } from '../utils/preview-tokens';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The admin's Preview button: a published article opens on the public site; a draft opens through
+ * a short-lived signed link, which the public site exchanges at /api/artikel/preview/{token} for
+ * the draft's full record. Drafts stay out of every other public read.
+ */
+const preview = ({ strapi }: { strapi: Core.Strapi }) => {
+  const config = <Key extends keyof ArtikelConfig>(key: Key) => strapi.plugin(PLUGIN_ID).config(key) as ArtikelConfig[Key];
+  // Derived from the app keys (required in production), so no further secret is to be kept.
+  const signingKey = () => crypto.createHash('sha256').update(`artikel-preview:${(strapi.config.get('server.app.keys') as string[]).join(',')}`).digest();
+
+  return {
+    /** The URL the admin's Preview opens for a document, or null when there is none to show. */
+    async url(uid: string, { documentId, status }: { documentId?: string; status?: string }): Promise<string | null> {
+      const articlePattern = config('siteArticleUrl');
+      if (uid !== ARTICLE_UID || !documentId || articlePattern === '') return null;
+      const isDraft = status !== 'published';
+      const article = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: isDraft ? 'draft' : 'published', fields: ['slug'] });
+      if (!article) return null;
+      const slug = article.slug ?? '';
+      if (!isDraft) return fillUrlPattern(articlePattern, { slug });
+      const token = signPreviewToken(signingKey(), documentId, nowSeconds() + config('previewLinkMinutes') * 60);
+      return fillUrlPattern(config('sitePreviewUrl'), { slug, token });
+    },
+
+    /** The draft a preview token grants, as its full record; views are not counted. */
+    async draftFor(token: string): Promise<FullArticle> {
+      const documentId = verifyPreviewToken(signingKey(), token, nowSeconds());
+      if (documentId === null) throw new errors.NotFoundError('This preview link is invalid or has expired');
+      return getService(strapi, 'article-reads').fullArticle(documentId, 'draft');
+    },
+  };
+};
+
+export default preview;

@@ -1,0 +1,58 @@
+import type { Core } from '@strapi/strapi';
+import { ARTICLE_UID, CATEGORY_UID } from '../constants';
+import { SlugTakenError } from '../utils/conflict-error';
+import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slugs';
+import { fieldError, validationError } from '../validation/validate';
+
+type SluggedType = typeof ARTICLE_UID | typeof CATEGORY_UID;
+
+/** What each type's slugs must stay clear of, and what a taken slug's message calls its holder. */
+const SLUG_RULES: Record<SluggedType, { reserved: ReadonlySet<string>; holder: string }> = {
+  // Article slugs are paths under /api/artikel, next to the fixed routes.
+  [ARTICLE_UID]: { reserved: RESERVED_SLUGS, holder: 'article' },
+  [CATEGORY_UID]: { reserved: new Set(), holder: 'category' },
+};
+
+/**
+ * Unique slugs of articles and categories, checked in the caller's transaction (the document
+ * middleware runs inside the write's). The unique indexes of plugin-tables.ts back them up
+ * against concurrent writes.
+ */
+const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
+  /** Slugs of other documents equal to base or base-N; an article counts by its draft row (it always has one). */
+  const taken = async (uid: SluggedType, base: string, exceptDocumentId?: string): Promise<Set<string>> => {
+    const filters = {
+      $or: [{ slug: { $eq: base } }, { slug: { $startsWith: `${base}-` } }],
+      ...(exceptDocumentId ? { documentId: { $ne: exceptDocumentId } } : {}),
+    };
+    const documents =
+      uid === ARTICLE_UID
+        ? await strapi.documents(ARTICLE_UID).findMany({ status: 'draft', fields: ['slug'], filters })
+        : await strapi.documents(CATEGORY_UID).findMany({ fields: ['slug'], filters });
+    return new Set(documents.map((document) => document.slug ?? ''));
+  };
+
+  return {
+    /** The first of base, base-2, base-3, ... that no other document of the type has and no route uses. */
+    async free(uid: SluggedType, base: string, exceptDocumentId?: string): Promise<string> {
+      const { reserved } = SLUG_RULES[uid];
+      const used = await taken(uid, base, exceptDocumentId);
+      for (let attempt = 1; ; attempt += 1) {
+        const candidate = withSuffix(base, attempt);
+        if (!used.has(candidate) && !reserved.has(candidate)) return candidate;
+      }
+    },
+
+    /** A slug asked for explicitly: normalized, and refused when it is empty, reserved or taken. */
+    async claim(uid: SluggedType, requested: string, exceptDocumentId?: string): Promise<string> {
+      const { reserved, holder } = SLUG_RULES[uid];
+      const problem = slugProblem(requested, reserved);
+      if (problem !== null) throw validationError([fieldError('slug', problem)]);
+      const slug = normalizeSlug(requested);
+      if ((await taken(uid, slug, exceptDocumentId)).has(slug)) throw new SlugTakenError(slug, holder);
+      return slug;
+    },
+  };
+};
+
+export default slugs;

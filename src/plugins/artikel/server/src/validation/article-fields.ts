@@ -1,0 +1,71 @@
+import { yup } from '@strapi/utils';
+import { RESERVED_SLUGS, slugProblem } from '../utils/slugs';
+import { MAX_TAG_LENGTH, MAX_TAGS, parseTags } from '../utils/tags';
+import { fieldErrorsOf, validationError } from './validate';
+
+/** The contract's limits, in characters, for every way an article is written. */
+export const FIELD_LIMITS = {
+  title: 255,
+  slug: 191,
+  category: 100,
+  author: 255,
+  meta_title: 300,
+  meta_description: 500,
+  meta_keywords: 500,
+  summary: 1000,
+  cover_image_url: 2048,
+} as const;
+
+export const text = (field: keyof typeof FIELD_LIMITS) =>
+  yup.string().max(FIELD_LIMITS[field], `${field} must be at most ${FIELD_LIMITS[field]} characters`);
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const isEmpty = (value: string | null | undefined) => value === undefined || value === null || value.trim() === '';
+
+/**
+ * The rules of the article's text fields, shared by POST and the Content Manager (through the
+ * document middleware). A missing or null value passes here: whether a field is required is
+ * decided by each path (POST requires title, category and content; the admin on publish).
+ */
+export const ARTICLE_FIELD_RULES = {
+  title: text('title'),
+  slug: text('slug').test('usable-slug', ({ value }: { value: string }) => slugProblem(value, RESERVED_SLUGS), (value) => isEmpty(value) || slugProblem(value ?? '', RESERVED_SLUGS) === null),
+  summary: text('summary'),
+  content: yup.string(),
+  author: text('author'),
+  meta_title: text('meta_title'),
+  meta_description: text('meta_description'),
+  meta_keywords: text('meta_keywords'),
+  tags: yup
+    .string()
+    .test('tag-count', `tags may hold at most ${MAX_TAGS} tags`, (value) => parseTags(value).length <= MAX_TAGS)
+    .test('tag-length', `each tag must be at most ${MAX_TAG_LENGTH} characters`, (value) =>
+      parseTags(value).every((tag) => tag.length <= MAX_TAG_LENGTH),
+    ),
+  cover_image_url: text('cover_image_url').test(
+    'https-url',
+    'cover_image_url must be an absolute https URL',
+    (value) => isEmpty(value) || isHttpsUrl((value ?? '').trim()),
+  ),
+};
+
+type ArticleTextField = keyof typeof ARTICLE_FIELD_RULES;
+
+/**
+ * Checks the text fields an article write carries (others, such as relations and media, are
+ * Strapi's to check) and refuses the write with one 400 naming every offending field.
+ */
+export async function validateArticleFields(data: Record<string, unknown>): Promise<void> {
+  const present = (Object.keys(ARTICLE_FIELD_RULES) as ArticleTextField[]).filter((field) => field in data);
+  const schema = yup.object(Object.fromEntries(present.map((field) => [field, ARTICLE_FIELD_RULES[field].nullable()])));
+  const fieldErrors = await fieldErrorsOf(schema, Object.fromEntries(present.map((field) => [field, data[field]])));
+  if (fieldErrors.length > 0) throw validationError(fieldErrors);
+}

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { startServiceProcess } from '../helpers/service-process';
+
+let folder: string;
+
+beforeAll(() => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-repair-'));
+});
+
+afterAll(() => {
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+describe('categories stored without a slug', () => {
+  it('are given one from their name when the service starts, and show it publicly', async () => {
+    const databaseFile = path.join(folder, 'data.db');
+    // The first start creates the schema; the rows below are what the admin stored before slugs were generated.
+    await (await startServiceProcess(databaseFile)).stop();
+    const database = new Database(databaseFile);
+    const now = Date.now();
+    const insert = database.prepare('INSERT INTO categories (document_id, name, slug, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    insert.run('legacycategory0000000001', 'Old weddings', null, now, now);
+    insert.run('legacycategory0000000002', 'Old portraits', '', now, now);
+    database.close();
+
+    const service = await startServiceProcess(databaseFile);
+    try {
+      const response = await fetch(`${service.baseUrl}/api/artikel/categories`);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { data: unknown }).data).toEqual([
+        { name: 'Old portraits', slug: 'old-portraits', article_count: 0 },
+        { name: 'Old weddings', slug: 'old-weddings', article_count: 0 },
+      ]);
+    } finally {
+      await service.stop();
+    }
+  });
+});
