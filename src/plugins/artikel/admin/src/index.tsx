@@ -1,9 +1,11 @@
 import type { StrapiApp } from '@strapi/strapi/admin';
+import { PLUGIN_ID } from '../../shared/plugin-id';
 import { ViewsPanel } from './components/ViewsPanel';
+import { prefixTranslations } from './utils/get-translation';
 
 export default {
   register(app: StrapiApp) {
-    app.registerPlugin({ id: 'artikel', name: 'Artikel' });
+    app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
   },
   bootstrap(app: StrapiApp) {
     // Views are counted by the public API and kept outside the Article, so the edit view shows
@@ -12,5 +14,18 @@ export default {
       apis: { addEditViewSidePanel: (panels: unknown[]) => void };
     };
     contentManager.apis.addEditViewSidePanel([ViewsPanel]);
+  },
+  async registerTrads({ locales }: { locales: string[] }) {
+    return Promise.all(
+      locales.map(async (locale) => {
+        try {
+          const { default: strings } = (await import(`./translations/${locale}.json`)) as { default: Record<string, string> };
+          return { data: prefixTranslations(strings), locale };
+        } catch {
+          // A language without a file of its own falls back to the English strings.
+          return { data: {}, locale };
+        }
+      }),
+    );
   },
 };

@@ -1,4 +1,4 @@
-export const PLUGIN_ID = 'artikel';
+export { PLUGIN_ID } from '../../shared/plugin-id';
 export const ARTICLE_UID = 'api::article.article';
 export const CATEGORY_UID = 'api::category.category';
 

@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { Typography } from '@strapi/design-system';
 import { useFetchClient } from '@strapi/strapi/admin';
+import { PLUGIN_ID } from '../../../shared/plugin-id';
+import { getTranslation } from '../utils/get-translation';
 
 const ARTICLE_UID = 'api::article.article';
 
@@ -9,32 +12,46 @@ interface PanelProps {
   documentId?: string;
 }
 
+type Loaded = { views: number } | 'failed' | null;
+
 const ViewCount = ({ documentId }: { documentId: string }) => {
   const { get } = useFetchClient();
-  const [views, setViews] = useState<number | null>(null);
+  const { formatMessage } = useIntl();
+  const [loaded, setLoaded] = useState<Loaded>(null);
 
   useEffect(() => {
     let current = true;
-    get<{ data: { views: number } }>(`/artikel/views/${encodeURIComponent(documentId)}`)
+    get<{ data: { views: number } }>(`/${PLUGIN_ID}/views/${encodeURIComponent(documentId)}`)
       .then((response) => {
-        if (current) setViews(response.data.data.views);
+        if (current) setLoaded({ views: response.data.data.views });
       })
       .catch(() => {
-        if (current) setViews(null);
+        if (current) setLoaded('failed');
       });
     return () => {
       current = false;
     };
   }, [documentId, get]);
 
+  if (loaded === null) return null;
+  const text =
+    loaded === 'failed'
+      ? formatMessage({ id: getTranslation('views.unavailable'), defaultMessage: 'The view count could not be loaded' })
+      : loaded.views === 0
+        ? formatMessage({ id: getTranslation('views.none'), defaultMessage: 'Not read on the public site yet' })
+        : formatMessage(
+            { id: getTranslation('views.count'), defaultMessage: '{count, plural, one {# read} other {# reads}} on the public site' },
+            { count: loaded.views },
+          );
   return (
     <Typography variant="omega" textColor="neutral800">
-      {views === null ? 'Not counted yet' : `${views.toLocaleString()} reads on the public site`}
+      {text}
     </Typography>
   );
 };
 
 export const ViewsPanel = ({ model, documentId }: PanelProps) => {
+  const { formatMessage } = useIntl();
   if (model !== ARTICLE_UID || !documentId) return null;
-  return { title: 'Views', content: <ViewCount documentId={documentId} /> };
+  return { title: formatMessage({ id: getTranslation('views.title'), defaultMessage: 'Views' }), content: <ViewCount documentId={documentId} /> };
 };
