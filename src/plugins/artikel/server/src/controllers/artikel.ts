@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../utils/get-service';
 import { validateCreateArticle } from '../validation/create-article';
-import { validateListQuery, validateNoParameters } from '../validation/read-queries';
+import { validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
 
 interface Context {
   query: unknown;
@@ -20,7 +20,8 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
 
   async findOne(ctx: Context) {
     await validateNoParameters(ctx.query);
-    ctx.body = { data: await getService(strapi, 'article-reads').readBySlug(ctx.params.slug) };
+    const slug = await validateSlug(ctx.params.slug);
+    ctx.body = { data: await getService(strapi, 'article-reads').readBySlug(slug) };
   },
 
   async categories(ctx: Context) {

@@ -203,7 +203,8 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       // The newest RELATED_CANDIDATES_PER_TAG articles of each tag are the candidates, so the cost of
       // ranking does not grow with the archive; a UNION of per-tag LIMITs has no query-builder form.
       const candidates = keys
-        .map(() => `SELECT * FROM (SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG})`)
+        // PostgreSQL needs an alias on every subquery in FROM.
+        .map((_key, index) => `SELECT * FROM (SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG}) AS tag_${index}`)
         .join(' UNION ');
       const sharing = (await publishedArticles()
         .join(

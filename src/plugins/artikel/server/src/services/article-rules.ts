@@ -4,7 +4,7 @@ import { isBlank } from '../utils/blank';
 import { sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
 import { slugFromTitle } from '../utils/slugs';
 import { formatTags, parseTags } from '../utils/tags';
-import { validateArticleFields } from '../validation/article-fields';
+import { validateArticleFields } from '../validation/field-rules';
 import { getService } from '../utils/get-service';
 
 /** The data of an article write, as the Document Service receives it. */

@@ -1,8 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { CATEGORY_UID } from '../constants';
+import { lockUntilCommit } from '../repositories/locks';
 import { isBlank } from '../utils/blank';
 import { getService } from '../utils/get-service';
 import { slugFromTitle } from '../utils/slugs';
+import { validateCategoryFields } from '../validation/field-rules';
 
 type CategoryData = Record<string, unknown>;
 
@@ -14,6 +16,8 @@ const categories = ({ strapi }: { strapi: Core.Strapi }) => ({
   async findOrCreate(requested: string): Promise<{ documentId: string }> {
     const name = requested.trim();
     const slug = slugFromTitle(name);
+    // Concurrent posts naming one new category take turns, so the later ones find it.
+    await lockUntilCommit(strapi, `category:${slug}`);
     const existing = await strapi.documents(CATEGORY_UID).findFirst({
       fields: ['name', 'slug'],
       filters: { $or: [{ name: { $eqi: name } }, { slug: { $eqi: name } }, { slug: { $eq: slug } }] },
@@ -28,6 +32,7 @@ const categories = ({ strapi }: { strapi: Core.Strapi }) => ({
   async applyRules(action: 'create' | 'update', params: { documentId?: string; data?: CategoryData }): Promise<void> {
     const data = params.data;
     if (!data) return;
+    await validateCategoryFields(data);
     const stored =
       action === 'update' && params.documentId ? ((await strapi.documents(CATEGORY_UID).findOne({ documentId: params.documentId })) as CategoryData | null) : null;
     const name = String(('name' in data ? data.name : stored?.name) ?? '');

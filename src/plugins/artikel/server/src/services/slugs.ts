@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
+import { lockUntilCommit } from '../repositories/locks';
 import { SlugTakenError } from '../utils/conflict-error';
 import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slugs';
 import { fieldError, validationError } from '../validation/validate';
@@ -15,8 +16,8 @@ const SLUG_RULES: Record<SluggedType, { reserved: ReadonlySet<string>; holder: s
 
 /**
  * Unique slugs of articles and categories, checked in the caller's transaction (the document
- * middleware runs inside the write's). The unique indexes of plugin-tables.ts back them up
- * against concurrent writes.
+ * middleware runs inside the write's) under a lock on the slug, so concurrent writes of one title
+ * take turns instead of racing; the unique indexes of plugin-tables.ts back them up.
  */
 const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
   /** Slugs of other documents equal to base or base-N; an article counts by its draft row (it always has one). */
@@ -36,6 +37,7 @@ const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
     /** The first of base, base-2, base-3, ... that no other document of the type has and no route uses. */
     async free(uid: SluggedType, base: string, exceptDocumentId?: string): Promise<string> {
       const { reserved } = SLUG_RULES[uid];
+      await lockUntilCommit(strapi, `slug:${uid}:${base}`);
       const used = await taken(uid, base, exceptDocumentId);
       for (let attempt = 1; ; attempt += 1) {
         const candidate = withSuffix(base, attempt);
@@ -49,6 +51,7 @@ const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
       const problem = slugProblem(requested, reserved);
       if (problem !== null) throw validationError([fieldError('slug', problem)]);
       const slug = normalizeSlug(requested);
+      await lockUntilCommit(strapi, `slug:${uid}:${slug}`);
       if ((await taken(uid, slug, exceptDocumentId)).has(slug)) throw new SlugTakenError(slug, holder);
       return slug;
     },

@@ -1,5 +1,5 @@
 import { yup } from '@strapi/utils';
-import { ARTICLE_FIELD_RULES, text } from './article-fields';
+import { ARTICLE_FIELD_RULES, text } from './field-rules';
 import { validateInput } from './validate';
 
 const requiredText = (schema: yup.StringSchema, field: string) =>

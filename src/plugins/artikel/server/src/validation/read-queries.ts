@@ -63,6 +63,14 @@ export async function validateListQuery(query: unknown): Promise<ListQuery> {
   };
 }
 
+const slugSchema = yup.object({ slug: yup.string() });
+
+/** A slug in the path: any text is looked up (an unknown one is a 404), but one PostgreSQL could not even compare is a 400. */
+export async function validateSlug(slug: string): Promise<string> {
+  await validateInput<{ slug: string }>(slugSchema, { slug }, 'The path');
+  return slug;
+}
+
 /** The other reads take no parameters; an unexpected one is an error rather than silently ignored. */
 export async function validateNoParameters(query: unknown): Promise<void> {
   await validateInput<Record<string, never>>(noParametersSchema, query, 'The query');

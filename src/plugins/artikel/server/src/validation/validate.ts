@@ -16,16 +16,24 @@ export function validationError(fieldErrors: FieldError[]): errors.ValidationErr
   return new errors.ValidationError(message, { errors: fieldErrors });
 }
 
-/** Every field that breaks the schema, once each (the first rule it breaks). */
+// PostgreSQL cannot store it in text, and no reader wants it: refused on every store alike.
+const NUL = '\u0000';
+
+/**
+ * Every field that breaks the schema, once each (the first rule it breaks). A text holding a NUL
+ * character is refused whatever the schema says.
+ */
 export async function fieldErrorsOf(schema: yup.AnyObjectSchema, input: object): Promise<FieldError[]> {
+  const fieldErrors: FieldError[] = Object.entries(input)
+    .filter(([field, value]) => field in schema.fields && typeof value === 'string' && value.includes(NUL))
+    .map(([field]) => fieldError(field, `${field} must not contain the NUL character (U+0000)`));
+  const reported = new Set(fieldErrors.map((error) => error.path.join('.')));
   try {
     await schema.validate(input, { abortEarly: false, strict: true, stripUnknown: false });
-    return [];
+    return fieldErrors;
   } catch (error) {
     if (!(error instanceof yup.ValidationError)) throw error;
     const inner = error.inner.length > 0 ? error.inner : [error];
-    const reported = new Set<string>();
-    const fieldErrors: FieldError[] = [];
     for (const broken of inner) {
       const path = broken.path ?? '';
       if (reported.has(path)) continue;
@@ -51,4 +59,15 @@ export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unkno
   const fieldErrors = [...unknownFields, ...(await fieldErrorsOf(schema, input))];
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
   return input as T;
+}
+
+/**
+ * Checks the fields a document write carries that these rules cover (others, such as relations
+ * and media, are Strapi's to check), and refuses the write with one 400 naming every offending field.
+ */
+export async function validatePresentFields(rules: Record<string, yup.StringSchema>, data: Record<string, unknown>): Promise<void> {
+  const present = Object.keys(rules).filter((field) => field in data);
+  const schema = yup.object(Object.fromEntries(present.map((field) => [field, rules[field].nullable()])));
+  const fieldErrors = await fieldErrorsOf(schema, Object.fromEntries(present.map((field) => [field, data[field]])));
+  if (fieldErrors.length > 0) throw validationError(fieldErrors);
 }

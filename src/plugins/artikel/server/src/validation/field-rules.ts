@@ -1,7 +1,7 @@
 import { yup } from '@strapi/utils';
 import { RESERVED_SLUGS, slugProblem } from '../utils/slugs';
 import { MAX_TAG_LENGTH, MAX_TAGS, parseTags } from '../utils/tags';
-import { fieldErrorsOf, validationError } from './validate';
+import { validatePresentFields } from './validate';
 
 /** The contract's limits, in characters, for every way an article is written. */
 export const FIELD_LIMITS = {
@@ -57,15 +57,17 @@ export const ARTICLE_FIELD_RULES = {
   ),
 };
 
-type ArticleTextField = keyof typeof ARTICLE_FIELD_RULES;
-
-/**
- * Checks the text fields an article write carries (others, such as relations and media, are
- * Strapi's to check) and refuses the write with one 400 naming every offending field.
- */
+/** Checks the text fields an article write carries; see validatePresentFields. */
 export async function validateArticleFields(data: Record<string, unknown>): Promise<void> {
-  const present = (Object.keys(ARTICLE_FIELD_RULES) as ArticleTextField[]).filter((field) => field in data);
-  const schema = yup.object(Object.fromEntries(present.map((field) => [field, ARTICLE_FIELD_RULES[field].nullable()])));
-  const fieldErrors = await fieldErrorsOf(schema, Object.fromEntries(present.map((field) => [field, data[field]])));
-  if (fieldErrors.length > 0) throw validationError(fieldErrors);
+  await validatePresentFields(ARTICLE_FIELD_RULES, data);
+}
+
+/** The rules of a category's fields, for every way a category is written. */
+const CATEGORY_FIELD_RULES = {
+  name: yup.string().max(FIELD_LIMITS.category, `name must be at most ${FIELD_LIMITS.category} characters`),
+  slug: text('slug'),
+};
+
+export async function validateCategoryFields(data: Record<string, unknown>): Promise<void> {
+  await validatePresentFields(CATEGORY_FIELD_RULES, data);
 }

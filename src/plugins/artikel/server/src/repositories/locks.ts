@@ -1,0 +1,16 @@
+import type { Core } from '@strapi/strapi';
+import { isSqlite } from '../utils/database-dialect';
+import { inTransaction } from './transactions';
+
+/**
+ * Holds a lock on a name until the current transaction ends, so concurrent writes that choose by
+ * the same name (a slug, a new category) take turns and each sees what the one before committed.
+ * PostgreSQL: a transaction-level advisory lock (several service instances share it through the
+ * database). SQLite runs one write transaction at a time, so the turn is already taken.
+ */
+export async function lockUntilCommit(strapi: Core.Strapi, name: string): Promise<void> {
+  if (isSqlite(strapi)) return;
+  await inTransaction(strapi, async ({ trx }) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`artikel:${name}`]);
+  });
+}
