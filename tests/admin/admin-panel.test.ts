@@ -1,4 +1,4 @@
-import { ARTICLES_PATH, connect, registerEditor, type Editor } from '../helpers/admin';
+import { ARTICLES_PATH, connect, registerEditor, uniqueTitle, type Editor } from '../helpers/admin';
 import { createCategory } from '../helpers/fixtures';
 import { isContractError } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
@@ -7,7 +7,6 @@ const SITE_ARTICLE_URL = 'https://studio.example/artikel/{slug}';
 let app: TestApp;
 let editor: Editor;
 let categoryId: string;
-let titles = 0;
 
 beforeAll(async () => {
   // Every test file runs in this one process: the site is set for this app only.
@@ -32,8 +31,7 @@ async function articleFormConfiguration() {
 }
 
 async function createArticle(status: 'draft' | 'published'): Promise<{ documentId: string; slug: string }> {
-  titles += 1;
-  const form = { title: `Preview me ${titles}`, content: 'Lanterns in the barn.', category: connect(categoryId) };
+  const form = { title: uniqueTitle('Preview me'), content: 'Lanterns in the barn.', category: connect(categoryId) };
   const response = status === 'draft' ? await editor.post(ARTICLES_PATH, form).expect(201) : await editor.post(`${ARTICLES_PATH}/actions/publish`, form).expect(200);
   return response.body.data;
 }

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { startServiceProcess } from '../helpers/service-process';
+import { removeServiceDatabase, runSqlBehindTheService, startServiceProcess } from '../helpers/service-process';
 
 let folder: string;
 
@@ -10,7 +9,8 @@ beforeAll(() => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-repair-'));
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await removeServiceDatabase(path.join(folder, 'data.db'));
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
@@ -19,12 +19,10 @@ describe('categories stored without a slug', () => {
     const databaseFile = path.join(folder, 'data.db');
     // The first start creates the schema; the rows below are what the admin stored before slugs were generated.
     await (await startServiceProcess(databaseFile)).stop();
-    const database = new Database(databaseFile);
-    const now = Date.now();
-    const insert = database.prepare('INSERT INTO categories (document_id, name, slug, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
-    insert.run('legacycategory0000000001', 'Old weddings', null, now, now);
-    insert.run('legacycategory0000000002', 'Old portraits', '', now, now);
-    database.close();
+    const insert = 'INSERT INTO categories (document_id, name, slug, created_at, updated_at) VALUES (?, ?, ?, ?, ?)';
+    const now = new Date().toISOString();
+    await runSqlBehindTheService(databaseFile, insert, ['legacycategory0000000001', 'Old weddings', null, now, now]);
+    await runSqlBehindTheService(databaseFile, insert, ['legacycategory0000000002', 'Old portraits', '', now, now]);
 
     const service = await startServiceProcess(databaseFile);
     try {

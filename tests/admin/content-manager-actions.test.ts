@@ -1,11 +1,10 @@
-import { ARTICLES_PATH, connect, registerEditor, timed, type Editor } from '../helpers/admin';
+import { ARTICLES_PATH, connect, registerEditor, timed, uniqueTitle, type Editor } from '../helpers/admin';
 import { createCategory } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
 let editor: Editor;
 let categoryId: string;
-let titles = 0;
 
 beforeAll(async () => {
   app = await startStrapi();
@@ -28,11 +27,6 @@ interface CmDocument {
   publishedAt: string | null;
 }
 
-/** A title no other test uses, so each test reads only what it wrote. */
-function uniqueTitle(words: string): string {
-  titles += 1;
-  return `${words} ${titles}`;
-}
 
 /** The form the editor fills: title, content, category and tags only. */
 function articleForm(title: string) {

@@ -1,4 +1,4 @@
-import { ARTICLES_PATH, CATEGORIES_PATH, connect, registerEditor, type Editor } from '../helpers/admin';
+import { ARTICLES_PATH, CATEGORIES_PATH, connect, registerEditor, uniqueTitle, type Editor } from '../helpers/admin';
 import { createCategory } from '../helpers/fixtures';
 import { isContractError, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
@@ -7,7 +7,6 @@ import { createApiToken } from '../helpers/tokens';
 let app: TestApp;
 let editor: Editor;
 let categoryId: string;
-let titles = 0;
 
 beforeAll(async () => {
   app = await startStrapi();
@@ -23,10 +22,6 @@ interface FieldErrorBody {
   error: { status: number; name: string; message: string; details: { errors: Array<{ path: string[]; message: string }> } };
 }
 
-function uniqueTitle(words: string): string {
-  titles += 1;
-  return `${words} ${titles}`;
-}
 
 function articleForm(title: string, fields: Record<string, unknown> = {}) {
   return { title, content: `Window light for ${title}.`, category: connect(categoryId), ...fields };

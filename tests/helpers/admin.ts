@@ -47,3 +47,11 @@ export async function timed<T>(label: string, request: () => Promise<T>): Promis
   process.stdout.write(`[admin] ${label}: ${Number(process.hrtime.bigint() - started) / 1e6} ms\n`);
   return result;
 }
+
+let titles = 0;
+
+/** A title no other test in the run uses, so each test reads only what it wrote. */
+export function uniqueTitle(words: string): string {
+  titles += 1;
+  return `${words} ${titles}`;
+}

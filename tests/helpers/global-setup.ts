@@ -1,9 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileStrapi } from '@strapi/strapi';
+import { currentStore, withPostgres } from './store';
 
 /** Compiles the app once per run, from an empty dist/, so no test ever runs stale compiled code. */
 export default async function globalSetup(): Promise<void> {
+  // On PostgreSQL, fail at once (not in every file's beforeAll) when the server cannot be reached
+  // or the user may not create the per-test databases.
+  if (currentStore() === 'postgres') {
+    const server = await withPostgres(async (client) => {
+      const { rows } = await client.query(
+        'SELECT version() AS version, (SELECT rolsuper OR rolcreatedb FROM pg_roles WHERE rolname = current_user) AS may_create',
+      );
+      if (rows[0].may_create !== true) throw new Error('the PostgreSQL user may not create databases (CREATEDB is needed: one database per test file)');
+      return String(rows[0].version);
+    }).catch((error: Error) => {
+      throw new Error(`DATABASE_CLIENT=postgres, but ${error.message} (start a cluster with npm run test:postgres, or set DATABASE_HOST/_PORT/_USERNAME/_PASSWORD/_NAME)`);
+    });
+    process.stdout.write(`\nTesting on ${server.split(' on ')[0]} at ${process.env.DATABASE_URL ? 'DATABASE_URL' : `${process.env.DATABASE_HOST}:${process.env.DATABASE_PORT ?? 5432}`}\n`);
+  }
   const appDir = path.resolve(__dirname, '..', '..');
   fs.rmSync(path.join(appDir, 'dist'), { recursive: true, force: true });
   process.env.STRAPI_TELEMETRY_DISABLED = 'true';

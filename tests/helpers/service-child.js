@@ -1,7 +1,8 @@
 'use strict';
 
-// A real service process (crash-safety and restart tests): boots the compiled app on the database named
-// by DATABASE_FILENAME, issues a full-access API token, listens, and tells the parent where.
+// A real service process (crash-safety and restart tests): boots the compiled app on the database the
+// environment names (DATABASE_FILENAME, or DATABASE_CLIENT=postgres and DATABASE_NAME), issues a
+// full-access API token, listens, and tells the parent where.
 const path = require('node:path');
 const { createStrapi } = require('@strapi/strapi');
 

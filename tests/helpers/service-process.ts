@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, withPostgres, type Store } from './store';
 
 const CHILD = path.resolve(__dirname, 'service-child.js');
 
@@ -8,17 +10,31 @@ export interface ServiceProcess {
   baseUrl: string;
   /** A full-access API token the process issued for itself. */
   token: string;
+  /** The store the process runs on (the suite's: SQLite, or PostgreSQL under `npm run test:postgres`). */
+  store: Store;
+  /** On PostgreSQL, the database that stands for the given file; null on SQLite. */
+  databaseName: string | null;
   /** Ends the process the way an operator stops a service, and waits for it. */
   stop: () => Promise<void>;
 }
 
 /**
- * The compiled service in a process of its own on this SQLite file, listening on a free port:
- * Strapi cannot boot twice in one process, so tests that restart the service use this.
+ * The compiled service in a process of its own, listening on a free port: Strapi cannot boot twice
+ * in one process, so tests that restart the service use this. `databaseFile` is the SQLite file; on
+ * PostgreSQL (DATABASE_CLIENT=postgres) it names a database of the test cluster instead (see
+ * `serviceDatabaseName`), created on first use, so every start on one file finds the same data.
  */
 export async function startServiceProcess(databaseFile: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const store = currentStore();
+  let databaseName: string | null = null;
+  let databaseEnv: Record<string, string> = { DATABASE_FILENAME: databaseFile };
+  if (store === 'postgres') {
+    databaseName = postgresDatabaseFor(databaseFile);
+    await ensurePostgresDatabase(databaseName);
+    databaseEnv = postgresEnv(databaseName);
+  }
   const child = fork(CHILD, [], {
-    env: { ...process.env, DATABASE_FILENAME: databaseFile, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', ...env },
+    env: { ...process.env, ...databaseEnv, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const ready = await new Promise<{ port: number; token: string }>((resolve, reject) => {
@@ -29,6 +45,8 @@ export async function startServiceProcess(databaseFile: string, env: Record<stri
     child,
     baseUrl: `http://127.0.0.1:${ready.port}`,
     token: ready.token,
+    store,
+    databaseName,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -36,4 +54,34 @@ export async function startServiceProcess(databaseFile: string, env: Record<stri
       await exited;
     },
   };
+}
+
+/** The PostgreSQL database service processes started on `databaseFile` use (null on SQLite). */
+export function serviceDatabaseName(databaseFile: string): string | null {
+  return currentStore() === 'postgres' ? postgresDatabaseFor(databaseFile) : null;
+}
+
+/** Drops the PostgreSQL database that stands for `databaseFile` (on SQLite, removing the file's folder is the caller's). */
+export async function removeServiceDatabase(databaseFile: string): Promise<void> {
+  if (currentStore() === 'postgres') await dropPostgresDatabase(postgresDatabaseFor(databaseFile));
+}
+
+/**
+ * Runs one SQL statement (with `?` placeholders) on the database service processes use for
+ * `databaseFile`, as an operator's tool would, behind the service's back: better-sqlite3 on the
+ * file, or pg on its PostgreSQL database.
+ */
+export async function runSqlBehindTheService(databaseFile: string, sql: string, values: unknown[] = []): Promise<void> {
+  if (currentStore() === 'postgres') {
+    let index = 0;
+    const numbered = sql.replace(/\?/g, () => `$${(index += 1)}`);
+    await withPostgres((client) => client.query(numbered, values), postgresDatabaseFor(databaseFile));
+    return;
+  }
+  const database = new Database(databaseFile);
+  try {
+    database.prepare(sql).run(...values);
+  } finally {
+    database.close();
+  }
 }

@@ -3,13 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { createStrapi, type Core } from '@strapi/strapi';
 import supertest from 'supertest';
+import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, type Store } from './store';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 
 export interface TestApp {
   strapi: Core.Strapi;
   api: () => supertest.Agent;
+  /** Which store the app runs on: `npm test` uses SQLite, `npm run test:postgres` PostgreSQL. */
+  store: Store;
+  /**
+   * The app's SQLite file. On PostgreSQL no such file exists: the path only names the app's
+   * database (see `databaseName`), so a kept database can still be restarted with it.
+   */
   databaseFile: string;
+  /** On PostgreSQL, the app's own database in the test cluster; null on SQLite. */
+  databaseName: string | null;
   /** The address of the real listening server, for clients that open their own connections. */
   baseUrl: () => Promise<string>;
   /** Stops the app and removes its database, unless it is kept for a restart. */
@@ -21,18 +30,37 @@ export interface StartOptions {
   databaseFile?: string;
 }
 
-/** A real Strapi on its own SQLite file in a temporary folder, served through its real HTTP stack. */
+/**
+ * A real Strapi on a database of its own, served through its real HTTP stack: a SQLite file in a
+ * temporary folder, or (DATABASE_CLIENT=postgres) a fresh database on the test cluster.
+ */
 export async function startStrapi(options: StartOptions = {}): Promise<TestApp> {
+  const store = currentStore();
   const databaseFile = options.databaseFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-test-')), 'data.db');
   const folder = path.dirname(databaseFile);
-  process.env.DATABASE_FILENAME = databaseFile;
-  const strapi = await createStrapi({ appDir: APP_DIR, distDir: path.join(APP_DIR, 'dist') }).load();
-  await strapi.server.mount();
+  let databaseName: string | null = null;
+  if (store === 'postgres') {
+    databaseName = postgresDatabaseFor(databaseFile);
+    await ensurePostgresDatabase(databaseName);
+    Object.assign(process.env, postgresEnv(databaseName));
+  } else {
+    process.env.DATABASE_FILENAME = databaseFile;
+  }
+  let strapi: Core.Strapi;
+  try {
+    strapi = await createStrapi({ appDir: APP_DIR, distDir: path.join(APP_DIR, 'dist') }).load();
+    await strapi.server.mount();
+  } catch (error) {
+    if (databaseName !== null && options.databaseFile === undefined) await dropPostgresDatabase(databaseName).catch(() => undefined);
+    throw error;
+  }
   const agent = supertest.agent(strapi.server.httpServer);
   return {
     strapi,
     api: () => agent,
+    store,
     databaseFile,
+    databaseName,
     baseUrl: async () => {
       const server = strapi.server.httpServer;
       if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -42,7 +70,9 @@ export async function startStrapi(options: StartOptions = {}): Promise<TestApp> 
     },
     stop: async ({ keepDatabase = false } = {}) => {
       await strapi.destroy();
-      if (!keepDatabase) fs.rmSync(folder, { recursive: true, force: true });
+      if (keepDatabase) return;
+      if (databaseName !== null) await dropPostgresDatabase(databaseName);
+      fs.rmSync(folder, { recursive: true, force: true });
     },
   };
 }

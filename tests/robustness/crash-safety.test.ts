@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { reportFigure } from '../helpers/robustness';
-import { startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { removeServiceDatabase, serviceDatabaseName, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { currentStore, withPostgres } from '../helpers/store';
 
 const CYCLES = 10;
 const CONCURRENT_POSTS = 8;
@@ -22,7 +23,8 @@ beforeAll(() => {
   databaseFile = path.join(folder, 'data.db');
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await removeServiceDatabase(databaseFile);
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
@@ -30,7 +32,19 @@ function startService(): Promise<ServiceProcess> {
   return startServiceProcess(databaseFile);
 }
 
-function integrityCheck(): string {
+/** The store's own check of its files: 'ok', or what it found broken. */
+async function integrityCheck(): Promise<string> {
+  if (currentStore() === 'postgres') {
+    // amcheck verifies every B-tree index of the schema against its table; a broken one throws.
+    const database = serviceDatabaseName(databaseFile) ?? '';
+    return withPostgres(async (client) => {
+      await client.query('CREATE EXTENSION IF NOT EXISTS amcheck');
+      await client.query(
+        "SELECT bt_index_check(c.oid, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam WHERE am.amname = 'btree' AND c.relnamespace = 'public'::regnamespace",
+      );
+      return 'ok';
+    }, database);
+  }
   // Opening the file replays or discards the write-ahead log as SQLite does after any crash.
   const database = new Database(databaseFile);
   try {
@@ -39,6 +53,8 @@ function integrityCheck(): string {
     database.close();
   }
 }
+
+const INTEGRITY_CHECK = currentStore() === 'postgres' ? 'amcheck of every index' : 'integrity_check (synchronous=NORMAL in WAL mode)';
 
 /** Posts articles CONCURRENT_POSTS at a time until `killAfter` were acknowledged, then SIGKILLs the service. */
 async function burstAndKill(service: ServiceProcess, cycle: number, killAfter: number): Promise<{ acknowledged: Acknowledged[]; failed: number }> {
@@ -99,7 +115,7 @@ describe('crash safety', () => {
       const { acknowledged, failed } = await burstAndKill(service, cycle, 5 + ((cycle * 7) % 20));
       everything.push(...acknowledged);
       unacknowledged += failed;
-      const integrity = integrityCheck();
+      const integrity = await integrityCheck();
       checks.push(integrity);
       expect(integrity).toBe('ok');
     }
@@ -117,7 +133,8 @@ describe('crash safety', () => {
     }
     reportFigure(
       'crash safety',
-      `${CYCLES} SIGKILLs mid-burst; ${everything.length} acknowledged posts all whole after restart; ${unacknowledged} requests cut off unanswered; integrity_check ${checks.filter((check) => check === 'ok').length}/${checks.length} ok; synchronous=NORMAL in WAL mode`,
+      `${CYCLES} SIGKILLs mid-burst; ${everything.length} acknowledged posts all whole after restart; ${unacknowledged} requests cut off unanswered; ${INTEGRITY_CHECK} ${checks.filter((check) => check === 'ok').length}/${checks.length} ok`,
     );
-  });
+  // About 60 s measured on a loaded 2-core machine: ten boots and bursts.
+  }, 240_000);
 });

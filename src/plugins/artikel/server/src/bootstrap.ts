@@ -9,6 +9,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'plugin-tables').ensure();
   await getService(strapi, 'article-index').reconcile();
   await explainEditViews(strapi);
+  await getService(strapi, 'read-freshness').start();
 };
 
 export default bootstrap;

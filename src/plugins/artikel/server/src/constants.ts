@@ -16,6 +16,7 @@ export const TABLES = {
   tags: 'artikel_tags',
   searchDocuments: 'artikel_search_docs',
   search: 'artikel_search',
+  rateLimits: 'artikel_rate_limits',
 } as const;
 
 /** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */

@@ -1,6 +1,7 @@
 import bootstrap from './bootstrap';
 import config from './config';
 import controllers from './controllers';
+import destroy from './destroy';
 import middlewares from './middlewares';
 import register from './register';
 import routes from './routes';
@@ -9,6 +10,7 @@ import services from './services';
 export default {
   register,
   bootstrap,
+  destroy,
   config,
   routes,
   controllers,

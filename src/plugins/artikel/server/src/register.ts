@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { reserveRouteSlugsInContentManager } from './content-manager/reserved-slugs';
 import { registerDocumentMiddlewares } from './document-middlewares';
-import { afterCommit } from './repositories/transactions';
 import { getService } from './utils/get-service';
 
 const UPLOAD_FILE_UID = 'plugin::upload.file';
@@ -12,7 +11,7 @@ const register = ({ strapi }: { strapi: Core.Strapi }) => {
 
   // Cover and gallery URLs, alt texts and captions come from the Media Library, whose files are
   // written without the Document Service.
-  const dropCachedReads = () => afterCommit(strapi, () => getService(strapi, 'read-cache').invalidate());
+  const dropCachedReads = () => getService(strapi, 'read-freshness').written();
   strapi.db.lifecycles.subscribe({
     models: [UPLOAD_FILE_UID],
     afterUpdate: dropCachedReads,

@@ -1,4 +1,5 @@
 import type { Core, Modules } from '@strapi/strapi';
+import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 
 /** The document actions after which what the public reads show may differ. */
 const WRITE_ACTIONS = ['create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft'] as const;
@@ -46,4 +47,9 @@ export function writtenDocumentId(write: DocumentWrite, result: unknown): string
   if (typeof write.params.documentId === 'string') return write.params.documentId;
   const created = result as { documentId?: unknown } | null;
   return typeof created?.documentId === 'string' ? created.documentId : null;
+}
+
+/** The types whose writes this plugin's pipeline handles. */
+export function isArticleOrCategory(uid: string): boolean {
+  return uid === ARTICLE_UID || uid === CATEGORY_UID;
 }

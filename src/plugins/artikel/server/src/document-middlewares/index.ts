@@ -1,6 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { applyArticleRules } from './apply-article-rules';
-import { applyCategoryRules } from './apply-category-rules';
+import { applyRules } from './apply-rules';
 import type { StrapiDocumentMiddleware } from './context';
 import { dropCachedReads } from './drop-cached-reads';
 import { oneTransaction } from './one-transaction';
@@ -11,7 +10,7 @@ import { syncArticleIndexes } from './sync-article-indexes';
  * bottom and the "after" work bottom to top: checks and defaults → the write → index rows →
  * cached reads dropped after the commit, all inside one transaction.
  */
-const PIPELINE = [oneTransaction, dropCachedReads, syncArticleIndexes, applyArticleRules, applyCategoryRules];
+const PIPELINE = [oneTransaction, dropCachedReads, syncArticleIndexes, applyRules];
 
 export function registerDocumentMiddlewares(strapi: Core.Strapi): void {
   for (const middleware of PIPELINE) strapi.documents.use(middleware(strapi) as StrapiDocumentMiddleware);

@@ -1,9 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 import { inTransaction } from '../repositories/transactions';
-import { documentWrite, type DocumentMiddleware } from './context';
-
-const PLUGIN_TYPES = new Set<string>([ARTICLE_UID, CATEGORY_UID]);
+import { documentWrite, isArticleOrCategory, type DocumentMiddleware } from './context';
 
 /**
  * Every article and category write runs in one transaction with the work the next middlewares
@@ -15,6 +12,6 @@ export const oneTransaction =
   (strapi: Core.Strapi): DocumentMiddleware =>
   (context, next) => {
     const write = documentWrite(context);
-    if (write === null || !PLUGIN_TYPES.has(write.uid)) return next();
+    if (write === null || !isArticleOrCategory(write.uid)) return next();
     return inTransaction(strapi, () => next());
   };

@@ -1,7 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { PLUGIN_ID } from '../constants';
+import { postRateLimiter } from '../repositories/rate-limits';
 
 const WINDOW_SECONDS = 60;
 
@@ -16,12 +17,13 @@ function tokenKey(ctx: Context): string | null {
 /**
  * Limits posts per API token and per client address. The address is Koa's `ctx.ip`, which reads
  * X-Forwarded-For only when the server trusts its proxy (TRUST_PROXY), so a spoofed header cannot
- * reset the count. Counters live in this process's memory: one window per key, lost on restart.
+ * reset the count. One window per key; on SQLite in this process's memory (lost on restart), on
+ * PostgreSQL in a table shared by every instance.
  */
 const postRateLimit = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
   const postsPerMinute = strapi.plugin(PLUGIN_ID).config('postsPerMinute') as number;
   if (postsPerMinute === 0) return (_ctx, next) => next();
-  const limiter = new RateLimiterMemory({ points: postsPerMinute, duration: WINDOW_SECONDS });
+  const limiter = postRateLimiter(strapi, postsPerMinute, WINDOW_SECONDS);
 
   return async (ctx, next) => {
     const keys = [`address:${ctx.request.ip}`, tokenKey(ctx)].filter((key): key is string => key !== null);

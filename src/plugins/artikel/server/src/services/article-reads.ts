@@ -11,9 +11,8 @@ import {
   toFullArticle,
   toIsoString,
 } from '../utils/article-records';
-import { isSqlite } from '../utils/database-dialect';
+import { searchIndex } from '../repositories/search';
 import { getService } from '../utils/get-service';
-import { ftsAllOf, splitSearchWords } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
@@ -60,10 +59,6 @@ export interface CategoryWithCount {
 export interface ArticleList {
   data: ArticleSummary[];
   meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 function toRecord(row: SummaryRow): ArticleRecord {
@@ -142,27 +137,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     ]);
 
   const applyFilters = (query: QueryBuilder, filters: ListQuery): QueryBuilder => {
-    const { indexed, scanned } = splitSearchWords(filters.words, isSqlite(strapi));
-    if (indexed.length > 0) {
-      // FTS5 MATCH has no query-builder form.
-      query.whereIn(
-        'a.document_id',
-        knex()
-          .select('d.document_id')
-          .from({ s: TABLES.search })
-          .join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid')
-          .whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
-      );
-    }
-    for (const word of scanned) {
-      const pattern = `%${escapeLike(word.toLowerCase())}%`;
-      query.where((clause) => {
-        clause
-          .whereRaw("LOWER(a.title) LIKE ? ESCAPE '\\'", [pattern])
-          .orWhereRaw("LOWER(a.content) LIKE ? ESCAPE '\\'", [pattern])
-          .orWhereRaw("LOWER(a.tags) LIKE ? ESCAPE '\\'", [pattern]);
-      });
-    }
+    searchIndex(strapi).filter(query, filters.words);
     if (filters.kategori !== null) {
       const category = filters.kategori.toLowerCase();
       query.where((clause) => {

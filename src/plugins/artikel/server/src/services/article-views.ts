@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import { TABLES } from '../constants';
 import { inTransaction } from '../repositories/transactions';
+import { isSqlite } from '../utils/database-dialect';
 
 type RawResult = { rows?: Array<{ views: number | string }> } | Array<{ views: number | string }>;
 
@@ -13,18 +14,20 @@ function rowsOf(result: RawResult): Array<{ views: number | string }> {
 }
 
 /**
- * View counts, stored in artikel_views and remembered in the process. Counts change only through
- * this service, so the remembered ones are exact under the same rule as the read cache: one process
- * makes every write (see the README). Every count written is kept as the larger of the old and new
- * value, because counts only grow and concurrent reads may answer out of order.
+ * View counts, stored in artikel_views. On SQLite they are also remembered in the process: one
+ * process serves the file and counts change only through this service, so the remembered ones are
+ * exact. Every count written is kept as the larger of the old and new value, because counts only
+ * grow and concurrent reads may answer out of order. On PostgreSQL other instances count too, so
+ * counts are always read from the table.
  */
 const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
   const remembered = new LRUCache<string, number>({ max: REMEMBERED_COUNTS });
+  const onlyCounter = isSqlite(strapi);
   // Bumped by forget(), so a read that began before a count was dropped cannot bring it back.
   let generation = 0;
 
   const remember = (documentId: string, views: number): void => {
-    remembered.set(documentId, Math.max(remembered.get(documentId) ?? 0, views));
+    if (onlyCounter) remembered.set(documentId, Math.max(remembered.get(documentId) ?? 0, views));
   };
 
   return {

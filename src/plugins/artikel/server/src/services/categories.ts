@@ -29,7 +29,7 @@ const categories = ({ strapi }: { strapi: Core.Strapi }) => ({
    * Run by the document middleware before each category create and update, whichever way: a
    * category always has a unique slug, from its name when none is given; one given is normalized.
    */
-  async applyRules(action: 'create' | 'update', params: { documentId?: string; data?: CategoryData }): Promise<void> {
+  async apply(action: 'create' | 'update', params: { documentId?: string; data?: CategoryData }): Promise<void> {
     const data = params.data;
     if (!data) return;
     await validateCategoryFields(data);

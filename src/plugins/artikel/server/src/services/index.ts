@@ -7,6 +7,7 @@ import categories from './categories';
 import pluginTables from './plugin-tables';
 import preview from './preview';
 import readCache from './read-cache';
+import readFreshness from './read-freshness';
 import slugs from './slugs';
 
 export default {
@@ -19,5 +20,6 @@ export default {
   'plugin-tables': pluginTables,
   preview,
   'read-cache': readCache,
+  'read-freshness': readFreshness,
   slugs,
 };

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { isSqlite } from '../utils/database-dialect';
+import { ensureRateLimitTable } from '../repositories/rate-limits';
+import { searchIndex } from '../repositories/search';
 import { CATEGORY_NAME_UNIQUE_INDEX, CATEGORY_SLUG_UNIQUE_INDEX, DRAFT_SLUG_UNIQUE_INDEX, TABLES } from '../constants';
 
 /**
@@ -36,7 +37,8 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
       });
     }
 
-    if (isSqlite(strapi)) await this.ensureSearchIndex();
+    await searchIndex(strapi).ensure();
+    await ensureRateLimitTable(strapi);
 
     // Every article has exactly one draft row, so a unique slug among draft rows is a unique slug
     // per article; Strapi's schema format cannot express a partial or an expression index.
@@ -45,26 +47,6 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     // category end in one row.
     await this.uniqueIndex(CATEGORY_SLUG_UNIQUE_INDEX, `${TABLES.categories} (slug)`);
     await this.uniqueIndex(CATEGORY_NAME_UNIQUE_INDEX, `${TABLES.categories} (LOWER(name))`);
-  },
-
-  /**
-   * Full-text search over published articles (SQLite FTS5). The trigram tokenizer matches any
-   * substring of three or more characters, case-insensitively for all of Unicode, which is the
-   * contract's "the word occurs in the title, content or tags". The index is contentless (the text
-   * already lives in articles); its rowid is the id of the document's row in artikel_search_docs,
-   * because published article rows are replaced on every publish.
-   */
-  async ensureSearchIndex(): Promise<void> {
-    const knex = strapi.db.connection;
-    if (!(await knex.schema.hasTable(TABLES.searchDocuments))) {
-      await knex.schema.createTable(TABLES.searchDocuments, (table) => {
-        table.increments('id');
-        table.string('document_id', 255).notNullable().unique();
-      });
-    }
-    await knex.raw(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.search} USING fts5(title, content, tags, tokenize = 'trigram', content = '', contentless_delete = 1)`,
-    );
   },
 
   /** A unique index the data already breaks is reported, not fatal: the service still starts. */

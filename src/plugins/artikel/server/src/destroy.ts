@@ -1,0 +1,8 @@
+import type { Core } from '@strapi/strapi';
+import { getService } from './utils/get-service';
+
+const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
+  await getService(strapi, 'read-freshness').stop();
+};
+
+export default destroy;

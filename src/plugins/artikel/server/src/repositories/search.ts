@@ -1,0 +1,227 @@
+import type { Core } from '@strapi/strapi';
+import { TABLES } from '../constants';
+import { isSqlite } from '../utils/database-dialect';
+import { ftsAllOf, searchText, splitSearchWords } from '../utils/search-words';
+import type { Knex } from './transactions';
+
+type QueryBuilder = ReturnType<Knex>;
+
+export interface SearchIndex {
+  /** Creates what the index needs, idempotently (every boot). */
+  ensure(): Promise<void>;
+  /** Makes a document's entry follow its published row, in the given transaction. */
+  sync(trx: Knex, documentId: string): Promise<void>;
+  /** Removes entries of documents no longer published and adds the missing ones; returns the counts. */
+  rebuild(): Promise<{ added: number; removed: number }>;
+  /** Restricts a query over published articles (alias `a`) to those where every word occurs. */
+  filter(query: QueryBuilder, words: string[]): QueryBuilder;
+}
+
+// Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
+const BATCH = 500;
+const FTS_DEFAULT_AUTOMERGE = 4;
+const FTS_CHUNK = 2000;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+interface PublishedText {
+  document_id: string;
+  title: string | null;
+  content: string | null;
+  tags: string | null;
+}
+
+/**
+ * SQLite: an FTS5 index with the trigram tokenizer, which matches any substring of three or more
+ * characters, case-insensitively for all of Unicode. It is contentless (the text already lives in
+ * articles); its rowid is the id of the document's row in artikel_search_docs, because published
+ * article rows are replaced on every publish. Shorter words are matched by a LIKE scan.
+ */
+function sqliteSearch(strapi: Core.Strapi): SearchIndex {
+  const knex = () => strapi.db.connection;
+
+  /** FTS5 rows are addressed by rowid only, so a document's entry is removed through its docs row. */
+  const remove = async (db: Knex, documentIds: string[]): Promise<void> => {
+    for (let start = 0; start < documentIds.length; start += BATCH) {
+      const batch = documentIds.slice(start, start + BATCH);
+      const placeholders = batch.map(() => '?').join(', ');
+      await db.raw(`DELETE FROM ${TABLES.search} WHERE rowid IN (SELECT id FROM ${TABLES.searchDocuments} WHERE document_id IN (${placeholders}))`, batch);
+      await db(TABLES.searchDocuments).whereIn('document_id', batch).delete();
+    }
+  };
+
+  /**
+   * Indexes published articles that have no entry yet, in article id order: the one document given,
+   * or the next `limit` after article id `afterId`. Returns how many were added and the last article
+   * id seen, for the next chunk. The unary + and CROSS JOIN pin the plans to id ranges: with the
+   * published_at index SQLite would read every published article for each chunk.
+   */
+  const add = async (db: Knex, scope: { documentId: string } | { afterId: number; limit: number }): Promise<{ added: number; lastId: number }> => {
+    const [filter, bindings] = 'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ?', [scope.afterId]];
+    const limit = 'limit' in scope ? `LIMIT ${scope.limit}` : '';
+    const before = (await db(TABLES.searchDocuments).max({ id: 'id' }).first()) as { id: number | null } | undefined;
+    const lastDocsId = Number(before?.id ?? 0);
+    await db.raw(
+      `INSERT INTO ${TABLES.searchDocuments} (document_id)
+       SELECT a.document_id FROM ${TABLES.articles} a
+       WHERE +a.published_at IS NOT NULL AND ${filter}
+         AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)
+       ORDER BY a.id ${limit}`,
+      bindings,
+    );
+    await db.raw(
+      `INSERT INTO ${TABLES.search} (rowid, title, content, tags)
+       SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
+       FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.document_id = d.document_id AND +a.published_at IS NOT NULL
+       WHERE d.id > ?`,
+      [lastDocsId],
+    );
+    const result = (await db.raw(
+      `SELECT COUNT(*) AS added, MAX(a.id) AS last_id FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.document_id = d.document_id
+       WHERE +a.published_at IS NOT NULL AND d.id > ?`,
+      [lastDocsId],
+    )) as Array<{ added: number; last_id: number | null }>;
+    return { added: Number(result[0]?.added ?? 0), lastId: Number(result[0]?.last_id ?? 0) };
+  };
+
+  return {
+    async ensure() {
+      if (!(await knex().schema.hasTable(TABLES.searchDocuments))) {
+        await knex().schema.createTable(TABLES.searchDocuments, (table) => {
+          table.increments('id');
+          table.string('document_id', 255).notNullable().unique();
+        });
+      }
+      await knex().raw(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.search} USING fts5(title, content, tags, tokenize = 'trigram', content = '', contentless_delete = 1)`,
+      );
+    },
+
+    async sync(trx, documentId) {
+      await remove(trx, [documentId]);
+      await add(trx, { documentId });
+    },
+
+    async rebuild() {
+      const publishedIds = knex()(TABLES.articles).select('document_id').whereNotNull('published_at');
+      const unpublished = (await knex()(TABLES.searchDocuments).select('document_id').whereNotIn('document_id', publishedIds)) as Array<{ document_id: string }>;
+      await knex().transaction((trx) => remove(trx, unpublished.map((row) => row.document_id)));
+      // A transaction per chunk keeps the WAL small (one transaction for 100,000 articles grew it past
+      // 1 GB); article id order keeps each chunk a range scan; FTS5's automatic merging is paused
+      // during the build and replaced by one merge at the end.
+      let added = 0;
+      await knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', 0)`);
+      for (let afterId = 0; ; ) {
+        const chunk = await knex().transaction((trx) => add(trx, { afterId, limit: FTS_CHUNK }));
+        if (chunk.added === 0) break;
+        if (Math.floor((added + chunk.added) / 10_000) > Math.floor(added / 10_000)) strapi.log.info(`artikel: search index: ${added + chunk.added} articles added`);
+        added += chunk.added;
+        afterId = chunk.lastId;
+      }
+      if (added > FTS_CHUNK) {
+        await knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}) VALUES ('optimize')`);
+        // The merge went through the WAL; give its disk space back instead of keeping a file as big as the index.
+        await knex().raw('PRAGMA wal_checkpoint(TRUNCATE)');
+        // Refreshes planner statistics that an earlier ANALYZE took while the index was empty, if any.
+        await knex().raw('PRAGMA optimize');
+      }
+      // Written on every boot, so a build cut off by a crash never leaves merging paused.
+      await knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${FTS_DEFAULT_AUTOMERGE})`);
+      return { added, removed: unpublished.length };
+    },
+
+    filter(query, words) {
+      const { indexed, scanned } = splitSearchWords(words);
+      if (indexed.length > 0) {
+        // FTS5 MATCH has no query-builder form.
+        query.whereIn(
+          'a.document_id',
+          knex().select('d.document_id').from({ s: TABLES.search }).join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid').whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
+        );
+      }
+      for (const word of scanned) {
+        const pattern = `%${escapeLike(word.toLowerCase())}%`;
+        query.where((clause) => {
+          clause
+            .whereRaw("LOWER(a.title) LIKE ? ESCAPE '\\'", [pattern])
+            .orWhereRaw("LOWER(a.content) LIKE ? ESCAPE '\\'", [pattern])
+            .orWhereRaw("LOWER(a.tags) LIKE ? ESCAPE '\\'", [pattern]);
+        });
+      }
+      return query;
+    },
+  };
+}
+
+/**
+ * PostgreSQL: one row per published article holding its title, content and tags lower-cased by
+ * the plugin (JavaScript's Unicode case mapping, so the answer does not depend on the database's
+ * locale), with a pg_trgm GIN index that answers LIKE '%word%'. Without the extension (a role that
+ * may not create it) the same LIKE runs as a scan: slower, same answers.
+ */
+function postgresSearch(strapi: Core.Strapi): SearchIndex {
+  const knex = () => strapi.db.connection;
+
+  const insertTexts = async (db: Knex, rows: PublishedText[]): Promise<void> => {
+    for (let start = 0; start < rows.length; start += BATCH) {
+      const batch = rows.slice(start, start + BATCH).map((row) => ({ document_id: row.document_id, body: searchText(row) }));
+      await db(TABLES.searchDocuments).insert(batch).onConflict('document_id').merge();
+    }
+  };
+
+  return {
+    async ensure() {
+      if (!(await knex().schema.hasTable(TABLES.searchDocuments))) {
+        await knex().schema.createTable(TABLES.searchDocuments, (table) => {
+          table.string('document_id', 255).primary();
+          table.text('body').notNullable();
+        });
+      }
+      try {
+        await knex().raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+        await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchDocuments}_body_trgm ON ${TABLES.searchDocuments} USING gin (body gin_trgm_ops)`);
+      } catch (error) {
+        strapi.log.warn(`artikel: search runs without the pg_trgm index (${String(error)}); ask the database owner to run CREATE EXTENSION pg_trgm`);
+      }
+    },
+
+    async sync(trx, documentId) {
+      await trx(TABLES.searchDocuments).where({ document_id: documentId }).delete();
+      const published = (await trx(TABLES.articles).select('document_id', 'title', 'content', 'tags').where({ document_id: documentId }).whereNotNull('published_at')) as PublishedText[];
+      await insertTexts(trx, published);
+    },
+
+    async rebuild() {
+      const publishedIds = knex()(TABLES.articles).select('document_id').whereNotNull('published_at');
+      const removed = Number(await knex()(TABLES.searchDocuments).whereNotIn('document_id', publishedIds).delete());
+      let added = 0;
+      for (let afterId = 0; ; ) {
+        const rows = (await knex()({ a: TABLES.articles })
+          .select('a.id', 'a.document_id', 'a.title', 'a.content', 'a.tags')
+          .whereNotNull('a.published_at')
+          .where('a.id', '>', afterId)
+          .whereNotExists(knex()({ d: TABLES.searchDocuments }).select(knex().raw('1')).whereRaw('d.document_id = a.document_id'))
+          .orderBy('a.id')
+          .limit(FTS_CHUNK)) as Array<PublishedText & { id: number }>;
+        if (rows.length === 0) break;
+        await insertTexts(knex(), rows);
+        added += rows.length;
+        afterId = Number(rows[rows.length - 1].id);
+      }
+      return { added, removed };
+    },
+
+    filter(query, words) {
+      if (words.length === 0) return query;
+      const matching = knex()(TABLES.searchDocuments).select('document_id');
+      for (const word of words) matching.whereRaw("body LIKE ? ESCAPE '\\'", [`%${escapeLike(word.toLowerCase())}%`]);
+      return query.whereIn('a.document_id', matching);
+    },
+  };
+}
+
+export function searchIndex(strapi: Core.Strapi): SearchIndex {
+  return isSqlite(strapi) ? sqliteSearch(strapi) : postgresSearch(strapi);
+}

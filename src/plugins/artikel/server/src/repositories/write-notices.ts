@@ -1,0 +1,108 @@
+import crypto from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { isSqlite } from '../utils/database-dialect';
+import { inTransaction } from './transactions';
+
+const CHANNEL = 'artikel_writes';
+const RECONNECT_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
+
+/** What the service does when another instance writes, and while it cannot hear them. */
+export interface WriteListener {
+  /** Another instance committed a write: what this one remembers may be stale. */
+  written: () => void;
+  /** The channel is lost: nothing remembered can be trusted until it is back. */
+  deaf: () => void;
+  /** The channel is back: writes missed meanwhile are unknown, so everything remembered is dropped. */
+  hearing: () => void;
+}
+
+export interface WriteNotices {
+  /** Tells the other instances about the current write; on PostgreSQL delivered when it commits. */
+  announce: () => Promise<void>;
+  listen: (listener: WriteListener) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+/** The subset of node-postgres's Client used here. */
+interface PgClient {
+  connect: () => Promise<void>;
+  query: (text: string) => Promise<unknown>;
+  end: () => Promise<void>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): void;
+  on(event: 'error' | 'end', listener: (error?: Error) => void): void;
+  removeAllListeners: () => void;
+}
+
+type PgClientConstructor = new (config: unknown) => PgClient;
+
+/**
+ * Several service instances on one PostgreSQL database keep their caches right through the
+ * database itself: each write NOTIFYs a channel inside its transaction (PostgreSQL delivers it
+ * only if the write commits), and each instance LISTENs on a connection of its own. SQLite is
+ * served by one process, so there is nobody to tell.
+ */
+export function writeNotices(strapi: Core.Strapi): WriteNotices {
+  if (isSqlite(strapi)) {
+    return { announce: async () => undefined, listen: async () => undefined, close: async () => undefined };
+  }
+
+  const instance = crypto.randomUUID();
+  let client: PgClient | null = null;
+  let closed = false;
+
+  const connect = async (listener: WriteListener, attempt: number): Promise<void> => {
+    if (closed) return;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the driver knex itself loads for PostgreSQL
+    const { Client } = require('pg') as { Client: PgClientConstructor };
+    const connection = (strapi.db.connection.client as { config: { connection: unknown } }).config.connection;
+    const next = new Client(connection);
+    let lost = false;
+    const reconnect = () => {
+      if (lost || closed) return;
+      lost = true;
+      listener.deaf();
+      next.removeAllListeners();
+      next.end().catch(() => undefined);
+      client = null;
+      const delay = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)];
+      setTimeout(() => void connect(listener, attempt + 1), delay).unref();
+    };
+    next.on('error', reconnect);
+    next.on('end', reconnect);
+    next.on('notification', (message) => {
+      if (message.channel === CHANNEL && message.payload !== instance) listener.written();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      strapi.log.warn(`artikel: cannot listen for other instances' writes (${String(error)}); serving without cache until it can`);
+      reconnect();
+      return;
+    }
+    client = next;
+    listener.hearing();
+  };
+
+  return {
+    async announce() {
+      await inTransaction(strapi, async ({ trx }) => {
+        await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL, instance]);
+      });
+    },
+    async listen(listener) {
+      // Until the channel is up, this instance cannot know about other writes.
+      listener.deaf();
+      await connect(listener, 0);
+    },
+    async close() {
+      closed = true;
+      const current = client;
+      client = null;
+      if (current) {
+        current.removeAllListeners();
+        await current.end().catch(() => undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+
+/**
+ * Which store the suite runs on: SQLite by default (`npm test`), PostgreSQL when the environment
+ * says DATABASE_CLIENT=postgres (`npm run test:postgres` starts a throwaway cluster and sets it,
+ * with DATABASE_HOST, _PORT, _USERNAME, _PASSWORD and DATABASE_NAME, the database the helpers
+ * connect to when they create and drop the per-test databases).
+ */
+export type Store = 'sqlite' | 'postgres';
+
+export function currentStore(): Store {
+  const client = (process.env.DATABASE_CLIENT ?? 'sqlite').toLowerCase();
+  if (client === 'postgres' || client === 'postgresql' || client === 'pg') return 'postgres';
+  if (client === 'sqlite' || client === 'better-sqlite3') return 'sqlite';
+  throw new Error(`the tests run on sqlite or postgres, not DATABASE_CLIENT=${client}`);
+}
+
+/** The smallest part of pg's Client the helpers use (the project does not depend on @types/pg). */
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  end(): Promise<void>;
+}
+type PgClientConstructor = new (config: Record<string, unknown>) => PgClient;
+
+function urlWithDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
+// The database the helpers connect to for CREATE/DROP DATABASE: the one the environment named
+// before any helper pointed DATABASE_NAME (or DATABASE_URL) at a test database.
+const maintenanceDatabase =
+  process.env.ARTIKEL_TEST_MAINTENANCE_DATABASE ??
+  (process.env.DATABASE_URL ? decodeURIComponent(new URL(process.env.DATABASE_URL).pathname.slice(1)) : process.env.DATABASE_NAME) ??
+  'postgres';
+process.env.ARTIKEL_TEST_MAINTENANCE_DATABASE = maintenanceDatabase;
+
+/**
+ * The variables that point config/database.ts at one database (DATABASE_URL, when set, wins over
+ * DATABASE_NAME there, so its path is replaced).
+ */
+export function postgresEnv(database: string): Record<string, string> {
+  const env: Record<string, string> = { DATABASE_CLIENT: 'postgres', DATABASE_NAME: database };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = urlWithDatabase(process.env.DATABASE_URL, database);
+  return env;
+}
+
+/** pg's connection settings from the same variables config/database.ts reads, on one database. */
+export function postgresConnection(database: string): Record<string, unknown> {
+  const ssl = process.env.DATABASE_SSL === 'true' ? { rejectUnauthorized: process.env.DATABASE_SSL_REJECT_UNAUTHORIZED !== 'false' } : false;
+  if (process.env.DATABASE_URL) return { connectionString: urlWithDatabase(process.env.DATABASE_URL, database), ssl };
+  return {
+    host: process.env.DATABASE_HOST ?? 'localhost',
+    port: Number(process.env.DATABASE_PORT ?? 5432),
+    user: process.env.DATABASE_USERNAME ?? 'strapi',
+    password: process.env.DATABASE_PASSWORD ?? 'strapi',
+    database,
+    ssl,
+  };
+}
+
+/** Runs `work` with a pg client on `database` (default: the maintenance database), then closes it. */
+export async function withPostgres<T>(work: (client: PgClient) => Promise<T>, database = maintenanceDatabase): Promise<T> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require('pg') as { Client: PgClientConstructor };
+  const client = new Client({ ...postgresConnection(database), connectionTimeoutMillis: 10000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * The PostgreSQL database that stands for a test's SQLite file: a test that keeps its "database
+ * file" to restart on it (a stopped TestApp, a service process) gets the same database back.
+ */
+export function postgresDatabaseFor(databaseFile: string): string {
+  return `artikel_test_${crypto.createHash('sha256').update(databaseFile).digest('hex').slice(0, 24)}`;
+}
+
+/**
+ * Creates the database unless it exists (one database per test file, so each file runs alone).
+ * Safe when several processes ask for one database at once (instances started together): they
+ * take turns on an advisory lock, and a creation that lost a race anyway counts as done.
+ */
+export async function ensurePostgresDatabase(name: string): Promise<void> {
+  await withPostgres(async (client) => {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`artikel-test-database:${name}`]);
+    try {
+      const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (rows.length > 0) return;
+      try {
+        await client.query(`CREATE DATABASE ${quoted(name)} ENCODING 'UTF8' TEMPLATE template0`);
+      } catch (error) {
+        // 42P04 duplicate_database; 23505 when two CREATEs meet on pg_database's unique index.
+        const code = (error as { code?: string }).code;
+        if (code !== '42P04' && code !== '23505') throw error;
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`artikel-test-database:${name}`]);
+    }
+  });
+}
+
+/** Drops the database, closing any connection a killed process left behind. */
+export async function dropPostgresDatabase(name: string): Promise<void> {
+  await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${quoted(name)} WITH (FORCE)`));
+}
