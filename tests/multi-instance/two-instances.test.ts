@@ -95,6 +95,45 @@ onPostgres('two service instances on one PostgreSQL database', () => {
     }
   });
 
+  it("show the admin's publish, unpublish, category rename and delete through one instance on the other", async () => {
+    const registered = await fetch(`${first.baseUrl}/admin/register-admin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'editor@studio.example', firstname: 'Eda', lastname: 'Editor', password: 'Editor-Passw0rd' }),
+    });
+    expect(registered.status).toBe(200);
+    const jwt = ((await registered.json()) as { data: { token: string } }).data.token;
+    const admin = async (method: string, route: string, body?: object) => {
+      const response = await fetch(`${first.baseUrl}/content-manager/collection-types/${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${jwt}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(response.status).toBe(method === 'POST' && !route.includes('/actions/') ? 201 : 200);
+      return ((await response.json()) as { data: { documentId: string; slug: string } }).data;
+    };
+    const seenOnSecond = (check: (list: string[]) => boolean) => timeUntil(async () => check(slugsOf((await getJson(second, '/api/artikel?limit=50')).body.data)));
+
+    const category = await admin('POST', 'api::category.category', { name: 'Admin category' });
+    const draft = await admin('POST', 'api::article.article', { title: 'Published in the admin', content: 'Body.', category: { connect: [{ documentId: category.documentId }] } });
+    await getJson(second, '/api/artikel?limit=50');
+    await admin('POST', `api::article.article/${draft.documentId}/actions/publish`, {});
+    reportFigure('cross-instance delay of an admin publish', `${await seenOnSecond((list) => list.includes(draft.slug))} ms`);
+
+    await admin('PUT', `api::category.category/${category.documentId}`, { name: 'Renamed in the admin' });
+    await timeUntil(async () => {
+      const article = (await getJson(second, `/api/artikel/${draft.slug}`)).body.data as { category: { name: string } };
+      return article.category.name === 'Renamed in the admin';
+    });
+    await admin('POST', `api::article.article/${draft.documentId}/actions/unpublish`, {});
+    await seenOnSecond((list) => !list.includes(draft.slug));
+    expect((await getJson(second, `/api/artikel/${draft.slug}`)).status).toBe(404);
+    await admin('POST', `api::article.article/${draft.documentId}/actions/publish`, {});
+    await seenOnSecond((list) => list.includes(draft.slug));
+    await admin('DELETE', `api::article.article/${draft.documentId}`);
+    await seenOnSecond((list) => !list.includes(draft.slug));
+  });
+
   it('keep view counts exact across instances, in the article and in lists', async () => {
     posted += 1;
     const slug = `counted-twice-${posted}`;
