@@ -1,0 +1,485 @@
+/**
+ * An editor's day in a real browser, against a production build of the whole service
+ * (`npm run build`, `strapi start` with NODE_ENV=production, a temporary SQLite file).
+ * One user, one browser session: the steps build on each other and run in order, in this file only.
+ *
+ * Run with `npm run test:browser`. Every step keeps a screenshot in tests/browser/artifacts/
+ * (`.failed.png` when it failed), with timings.json and the server's and build's logs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { createWorkFolder, startProductionApp, stopAllChildren, STUDIO_NAME, type ProductionApp } from './support/app';
+import { PageMonitor } from './support/monitor';
+import { gradientPng } from './support/png';
+
+const ARTIFACTS = path.join(__dirname, 'artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Step budgets (the second argument of each step) are 10x or more what the steps take on a busy
+ * 2-core machine (2-6 s; 9-12 s for the steps that publish after uploads), and each step that saves
+ * or publishes also fits NOTICE_MS, so a server error arrives as the admin's message, not a timeout.
+ */
+const SETUP_MS = 20 * 60_000; // copy + `npm run build` (45-80 s measured) + start (3-6 s)
+/** How long a save or publish may take before its notice: past the 60 s a stuck SQLite transaction takes to fail. */
+const NOTICE_MS = 90_000;
+
+const ADMIN = { firstname: 'Erika', lastname: 'Editor', email: 'erika@lichtbild.example', password: 'Lichtbild-2026' };
+const CATEGORY = 'Weddings';
+const ARTICLE = {
+  title: 'Golden hour on the lake',
+  content: 'We met the couple at the pier an hour before sunset. **Backlight** and a reflector did the rest.\n\nThe boat ride was their idea.',
+  tags: 'Wedding, Lake, golden hour',
+};
+const EDITED = {
+  title: 'Golden hour on the lake, revisited',
+  content: 'Second look at the pier: the **blue hour** after sunset was even better.',
+};
+const IMAGES = [
+  { file: 'pier-at-sunset.png', width: 320, height: 200, rgb: [200, 120, 40] as [number, number, number], alt: 'Couple on a wooden pier at sunset', caption: 'The pier at golden hour' },
+  { file: 'boat-on-the-lake.png', width: 240, height: 160, rgb: [30, 90, 200] as [number, number, number], alt: 'Rowing boat on a calm blue lake', caption: 'Boat ride after the ceremony' },
+];
+
+let folder: string | undefined;
+let app: ProductionApp | undefined;
+let browser: Browser | undefined;
+let context: BrowserContext;
+let page: Page;
+let monitor: PageMonitor;
+const timings: { step: number; name: string; ms: number; passed: boolean }[] = [];
+
+/** What the walk has learned so far. */
+const walk = { editUrl: '', slug: '', views: 0, reads: 0 };
+
+const baseUrl = () => {
+  if (!app) throw new Error('the service did not start (see beforeAll)');
+  return app.baseUrl;
+};
+
+interface GalleryItem {
+  url: string;
+  alt: string;
+  caption: string;
+  width: number;
+  height: number;
+}
+
+/** The parts of the contract's answers the walk reads; everything else is compared whole. */
+interface ContractBody {
+  data: { views: number; content: string; content_html: string; cover_image_url: string | null; gallery: GalleryItem[]; [field: string]: unknown };
+  error?: Record<string, unknown>;
+}
+
+interface ApiAnswer {
+  status: number;
+  body: ContractBody;
+  headers: Headers;
+}
+
+/** A plain HTTP call from the test process, as a client of the public API would make it. */
+async function api(pathname: string, init?: RequestInit): Promise<ApiAnswer> {
+  const response = await fetch(`${baseUrl()}${pathname}`, { ...init, signal: AbortSignal.timeout(30_000) });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text for the failure message
+  }
+  // Read as the contract describes it; the assertions on it say what the answer must be.
+  return { status: response.status, body: body as ContractBody, headers: response.headers };
+}
+
+async function readArticle(slug: string): Promise<ApiAnswer> {
+  if (!slug) throw new Error('no slug to read: the step that publishes the article failed');
+  const answer = await api(`/api/artikel/${encodeURIComponent(slug)}`);
+  if (answer.status === 200) walk.reads += 1;
+  return answer;
+}
+
+/**
+ * Waits for the admin's notice after an action: the success text, or fails with the text of an
+ * error notice (so a server error reads as such, not as a timeout). Closes the notice afterwards so
+ * the next identical one is a new one.
+ */
+async function expectNotice(text: string, timeout = NOTICE_MS): Promise<void> {
+  const region = page.getByRole('region', { name: /^Notifications/ });
+  const success = region.getByRole('listitem').filter({ has: page.getByRole('status').filter({ hasText: text }) }).first();
+  const failure = region.getByRole('alert').first();
+  const outcome = await Promise.race([
+    success.waitFor({ timeout }).then(() => 'success' as const, () => 'timeout' as const),
+    failure.waitFor({ timeout }).then(() => 'failure' as const, () => 'timeout' as const),
+  ]);
+  if (outcome === 'failure') throw new Error(`expected the notice "${text}", the admin showed the error "${await failure.innerText()}"`);
+  if (outcome === 'timeout') throw new Error(`no notice "${text}" within ${timeout} ms`);
+  await success.getByRole('button', { name: 'Close' }).click();
+  await success.waitFor({ state: 'detached' });
+}
+
+/** The value of a form field once it is not empty (the form refreshes after the server answers). */
+async function filledValue(field: Locator, timeout = 10_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await field.inputValue();
+    if (value !== '' || Date.now() > deadline) return value;
+    await page.waitForTimeout(200);
+  }
+}
+
+const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+/** CodeMirror, the admin's Markdown editor, has no accessible name; it is the only one on the page. */
+const contentEditor = () => page.locator('.CodeMirror');
+const viewsPanel = () => page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: 'Views' }) });
+
+/** The article's edit view, for a step that did not arrive there by the previous one. */
+async function onEditView(title: string): Promise<void> {
+  if (!walk.editUrl) throw new Error('no article to edit: the step that creates it failed');
+  if (page.url() !== walk.editUrl) await page.goto(walk.editUrl);
+  await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+}
+
+async function openArticleFromList(title: string): Promise<void> {
+  await page.getByRole('link', { name: 'Content Manager' }).click();
+  await page.getByRole('link', { name: 'Article', exact: true }).click();
+  await page.getByRole('gridcell', { name: title, exact: true }).click();
+  await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+}
+
+async function replaceContent(text: string): Promise<void> {
+  await contentEditor().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+}
+
+let stepCount = 0;
+
+/**
+ * One step of the day: a test named by the behaviour it shows. It fails on its own assertions and
+ * on anything unexpected in the browser meanwhile (a 5xx, a 4xx not allowed, a page error, a
+ * console error), and always leaves a screenshot. The step stops itself before Jest's timeout so
+ * the failure screenshot is taken.
+ */
+function step(name: string, budgetMs: number, body: () => Promise<void>): void {
+  stepCount += 1;
+  const number = stepCount;
+  const file = `${String(number).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60)}`;
+  it(
+    name,
+    async () => {
+      if (!browser || !app) throw new Error('the service or the browser did not start (see beforeAll)');
+      const started = Date.now();
+      let failure: unknown;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          body(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`step took longer than its budget of ${budgetMs} ms`)), budgetMs);
+          }),
+        ]);
+        await page.waitForTimeout(500); // let the last requests of the step answer before judging them
+      } catch (error) {
+        failure = error;
+      } finally {
+        clearTimeout(timer);
+      }
+      const ms = Date.now() - started;
+      const problems = monitor.takeProblems();
+      const passed = failure === undefined && problems.length === 0;
+      timings.push({ step: number, name, ms, passed });
+      await page.screenshot({ path: path.join(ARTIFACTS, `${file}${passed ? '' : '.failed'}.png`), fullPage: true }).catch(() => undefined);
+      const counts = new Map<string, number>();
+      for (const problem of problems) counts.set(`${problem.kind}: ${problem.text}`, (counts.get(`${problem.kind}: ${problem.text}`) ?? 0) + 1);
+      const unexpected = [...counts].map(([text, count]) => `- ${text}${count > 1 ? ` (${count} times)` : ''}`).join('\n');
+      if (failure !== undefined) {
+        if (unexpected && failure instanceof Error) failure.message += `\n\nAlso unexpected in the browser during this step:\n${unexpected}`;
+        throw failure;
+      }
+      if (unexpected) throw new Error(`Unexpected in the browser during this step:\n${unexpected}`);
+    },
+    budgetMs + 30_000,
+  );
+}
+
+beforeAll(async () => {
+  fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  folder = createWorkFolder();
+  for (const image of IMAGES) fs.writeFileSync(path.join(folder, image.file), gradientPng(image.width, image.height, image.rgb));
+  app = await startProductionApp(folder);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
+  context.setDefaultTimeout(30_000);
+  context.setDefaultNavigationTimeout(60_000);
+  page = await context.newPage();
+  monitor = new PageMonitor(app.baseUrl);
+  await monitor.attach(context, page);
+}, SETUP_MS);
+
+afterAll(async () => {
+  const total = timings.reduce((sum, entry) => sum + entry.ms, 0);
+  const report = {
+    buildMs: app?.buildMs,
+    startMs: app?.startMs,
+    steps: timings,
+    stepsTotalMs: total,
+    allowedResponsesSeen: Object.fromEntries(monitor?.allowedSeen ?? []),
+    blockedExternalRequests: [...(monitor?.blockedExternal ?? [])],
+  };
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  fs.writeFileSync(path.join(ARTIFACTS, 'timings.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(
+    [
+      `build ${app?.buildMs ?? '-'} ms, start ${app?.startMs ?? '-'} ms`,
+      ...timings.map((entry) => `step ${entry.step} ${entry.passed ? 'passed' : 'FAILED'} in ${entry.ms} ms: ${entry.name}`),
+      `steps together ${total} ms`,
+    ].join('\n'),
+  );
+  await browser?.close().catch(() => undefined);
+  await app?.stop().catch(() => undefined);
+  await stopAllChildren();
+  if (folder) {
+    for (const log of ['server.log', 'build.log']) {
+      if (fs.existsSync(path.join(folder, log))) fs.copyFileSync(path.join(folder, log), path.join(ARTIFACTS, log));
+    }
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}, 60_000);
+
+describe("an editor's day in the admin of a production build", () => {
+  step('a first visit to /admin registers the first administrator and lands on the dashboard', 60_000, async () => {
+    await page.goto(`${baseUrl()}/admin`);
+    await page.waitForURL(/\/admin\/auth\/register-admin$/);
+    await page.getByRole('heading', { name: 'Welcome to Strapi!' }).waitFor();
+    await page.getByLabel('First name*', { exact: true }).fill(ADMIN.firstname);
+    await page.getByLabel('Last name', { exact: true }).fill(ADMIN.lastname);
+    await page.getByLabel('Email*', { exact: true }).fill(ADMIN.email);
+    await page.getByLabel('Password*', { exact: true }).fill(ADMIN.password);
+    await page.getByLabel('Confirm Password*', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: "Let's start" }).click();
+
+    await page.getByRole('heading', { name: `Hello ${ADMIN.firstname}`, level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin');
+    await page.getByRole('button', { name: 'Close the banner.' }).click();
+  });
+
+  step('a category created in the Content Manager with only a name is listed by the API with a generated slug', 60_000, async () => {
+    await page.getByRole('link', { name: 'Content Manager' }).click();
+    await page.getByRole('link', { name: 'Category', exact: true }).click();
+    await page.getByRole('heading', { name: 'Category', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Create new entry' }).first().click();
+    await page.getByRole('heading', { name: 'Create an entry', level: 1 }).waitFor();
+    await field('Name').fill(CATEGORY);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectNotice('Saved document');
+    await page.waitForURL((url) => !url.pathname.endsWith('/create'));
+    expect(await filledValue(field('URL slug'))).toBe('weddings');
+
+    const categories = await api('/api/artikel/categories');
+    expect(categories.status).toBe(200);
+    expect(categories.body.data).toEqual([{ name: CATEGORY, slug: 'weddings', article_count: 0 }]);
+  });
+
+  step(
+    "an article saved and published with only title, content, category and tags shows the server's defaults in the form and the API",
+    150_000,
+    async () => {
+      await page.getByRole('link', { name: 'Article', exact: true }).click();
+      await page.getByRole('heading', { name: 'Article', level: 1 }).waitFor();
+      await page.getByRole('link', { name: 'Create new entry' }).first().click();
+      await page.getByRole('heading', { name: 'Create an entry', level: 1 }).waitFor();
+
+      await field('Title').fill(ARTICLE.title);
+      await contentEditor().click();
+      await page.keyboard.type(ARTICLE.content);
+      await page.getByRole('combobox', { name: 'Category', exact: true }).click();
+      await page.getByRole('option', { name: CATEGORY }).click();
+      await page.getByRole('listitem').getByRole('button', { name: CATEGORY }).waitFor();
+      await field('Tags').fill(ARTICLE.tags);
+
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expectNotice('Saved document');
+      await page.waitForURL((url) => !url.pathname.endsWith('/create'));
+      walk.editUrl = page.url();
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await expectNotice('Published document');
+      await page.getByRole('status', { name: 'published', exact: true }).waitFor();
+
+      const form = {
+        slug: await filledValue(field('URL slug')),
+        summary: await filledValue(field('Summary')),
+        meta_title: await filledValue(field('SEO title')),
+        meta_description: await filledValue(field('SEO description')),
+        author: await filledValue(field('Author')),
+      };
+      expect(form.slug).toBe('golden-hour-on-the-lake');
+      expect(form.summary).toMatch(/^We met the couple at the pier an hour before sunset\. Backlight and a reflector did the rest\./);
+      expect(form.meta_title).toBe(ARTICLE.title);
+      expect(form.meta_description).toBe(form.summary);
+      expect(form.author).toBe(STUDIO_NAME);
+      walk.slug = form.slug;
+
+      const read = await readArticle(walk.slug);
+      expect(read.status).toBe(200);
+      expect(read.body.data).toMatchObject({
+        title: ARTICLE.title,
+        slug: form.slug,
+        summary: form.summary,
+        meta_title: form.meta_title,
+        meta_description: form.meta_description,
+        author: STUDIO_NAME,
+        content: ARTICLE.content,
+        category: { name: CATEGORY, slug: 'weddings' },
+        tags: ['Wedding', 'Lake', 'golden hour'],
+        status: 'published',
+        views: 1,
+      });
+      walk.views = read.body.data.views;
+    },
+  );
+
+  step("public reads of the article are counted in the edit view's Views panel", 60_000, async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const read = await readArticle(walk.slug);
+      expect(read.status).toBe(200);
+      expect(read.body.data.views).toBe(walk.views + 1);
+      walk.views = read.body.data.views;
+    }
+    expect(walk.views).toBe(walk.reads);
+
+    if (!walk.editUrl) throw new Error('no article to look at: the step that creates it failed');
+    await page.goto(walk.editUrl); // the panel counts when the edit view opens
+    await page.getByRole('heading', { name: ARTICLE.title, level: 1 }).waitFor();
+    await viewsPanel().getByText(`${walk.views} reads on the public site`, { exact: true }).waitFor();
+  });
+
+  step('an edited and re-published article shows the edit in the API and keeps its views', 150_000, async () => {
+    await onEditView(ARTICLE.title);
+    await field('Title').fill(EDITED.title);
+    await replaceContent(EDITED.content);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectNotice('Saved document');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expectNotice('Published document');
+    await page.getByRole('heading', { name: EDITED.title, level: 1 }).waitFor();
+    walk.slug = await filledValue(field('URL slug'));
+
+    const read = await readArticle(walk.slug);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ title: EDITED.title, content: EDITED.content, status: 'published' });
+    expect(read.body.data.content_html).toContain('<strong>blue hour</strong>');
+    expect(read.body.data.views).toBe(walk.views + 1); // the views before the edit, plus this read
+    walk.views = read.body.data.views;
+  });
+
+  step('an unpublished article is no longer served by the API', 120_000, async () => {
+    await onEditView(EDITED.title);
+    await page.getByRole('button', { name: 'More document actions' }).click();
+    await page.getByRole('menuitem', { name: 'Unpublish' }).click();
+    await expectNotice('Unpublished document');
+    await page.getByRole('status', { name: 'draft', exact: true }).waitFor();
+
+    if (!walk.slug) throw new Error('no slug to read: the step that publishes the article failed');
+    const read = await api(`/api/artikel/${encodeURIComponent(walk.slug)}`); // a 404 counts no read
+    expect(read.status).toBe(404);
+    expect(read.body.error).toMatchObject({ status: 404, name: 'NotFoundError' });
+  });
+
+  step('two uploaded images with alt text and captions become the cover and gallery of the re-published article', 240_000, async () => {
+    await page.getByRole('link', { name: 'Media Library' }).click();
+    await page.getByRole('heading', { name: /^Home \(\d+ items?\)$/, level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'New' }).click();
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('menuitem', { name: 'File upload', exact: true }).click(),
+    ]);
+    await chooser.setFiles(IMAGES.map((image) => path.join(folder ?? '', image.file)));
+    const uploaded = page.getByRole('dialog', { name: 'Upload successful!' });
+    await uploaded.getByText(`${IMAGES.length} files uploaded successfully`).waitFor({ timeout: 60_000 });
+    await uploaded.getByRole('button', { name: 'Close' }).click();
+
+    for (const image of IMAGES) {
+      await page.getByRole('button', { name: image.file, exact: true }).click();
+      const details = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: image.file, level: 2 }) });
+      await details.getByRole('textbox', { name: 'Caption' }).fill(image.caption);
+      await details.getByRole('textbox', { name: 'Alternative text' }).fill(image.alt);
+      await details.getByRole('button', { name: 'Save changes' }).click();
+      await details.getByRole('status').filter({ hasText: 'File updated' }).waitFor();
+      // Closing before the form has taken the saved values asks whether to drop "modifications".
+      await details.getByRole('button', { name: 'Save changes' }).and(page.locator(':disabled')).waitFor();
+      await details.getByRole('button', { name: 'Close' }).first().click();
+      await details.waitFor({ state: 'detached' });
+    }
+
+    await openArticleFromList(EDITED.title);
+    const [cover, second] = IMAGES;
+    await page.getByRole('region', { name: 'Cover photo', exact: true }).getByRole('button', { name: /^Click to add an asset/ }).click();
+    let picker = page.getByRole('dialog', { name: 'Add new assets' });
+    await picker.getByRole('checkbox', { name: cover.file, exact: true }).check();
+    await picker.getByRole('button', { name: 'Finish' }).click();
+    await picker.waitFor({ state: 'detached' });
+    await page.getByRole('region', { name: 'Cover photo', exact: true }).getByRole('img', { name: cover.alt }).waitFor();
+
+    await page.getByRole('region', { name: 'Gallery', exact: true }).getByRole('button', { name: /^Click to add an asset/ }).click();
+    picker = page.getByRole('dialog', { name: 'Add new assets' });
+    for (const image of IMAGES) await picker.getByRole('checkbox', { name: image.file, exact: true }).check();
+    await picker.getByRole('button', { name: 'Finish' }).click();
+    await picker.waitFor({ state: 'detached' });
+    await page.getByRole('region', { name: `Gallery (1 / ${IMAGES.length})`, exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectNotice('Saved document');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expectNotice('Published document');
+
+    const read = await readArticle(walk.slug);
+    expect(read.status).toBe(200);
+    const gallery: GalleryItem[] = read.body.data.gallery;
+    expect(gallery).toEqual([
+      { url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: cover.alt, caption: cover.caption, width: cover.width, height: cover.height },
+      { url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: second.alt, caption: second.caption, width: second.width, height: second.height },
+    ]);
+    expect(read.body.data.cover_image_url).toBe(gallery[0].url);
+    for (const url of [read.body.data.cover_image_url, gallery[1].url]) {
+      const image = await fetch(`${baseUrl()}${url}`);
+      expect([url, image.status, image.headers.get('content-type')]).toEqual([url, 200, 'image/png']);
+    }
+    await page.getByRole('region', { name: /^Gallery/ }).scrollIntoViewIfNeeded(); // for the screenshot
+  });
+
+  step('an API token created in Settings with only the Artikel create permission publishes through POST /api/artikel', 90_000, async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'API Tokens' }).click();
+    await page.getByRole('link', { name: 'Create new API Token' }).first().click();
+    await page.getByRole('heading', { name: 'Create API Token', level: 1 }).waitFor();
+    await page.getByRole('textbox', { name: 'Name' }).fill('n8n automation');
+    await page.getByRole('combobox', { name: 'Token duration' }).click();
+    await page.getByRole('option', { name: 'Unlimited' }).click();
+    await page.getByRole('combobox', { name: 'Token type' }).click();
+    await page.getByRole('option', { name: 'Custom' }).click();
+    await page.getByRole('button', { name: 'Artikel' }).click();
+    await page.getByRole('region', { name: 'Artikel' }).getByRole('checkbox', { name: 'create', exact: true }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectNotice('API Token successfully created');
+
+    const shown = await page.getByText(/^[0-9a-f]{64,}$/).innerText();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expectNotice('Token copied to clipboard.');
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(copied).toBe(shown);
+
+    const posted = await api('/api/artikel', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${copied}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Spring mini sessions are open', category: 'weddings', content: 'Book a **20-minute** session in the garden.', tags: 'Portrait, Spring' }),
+    });
+    expect(posted.status).toBe(201);
+    expect(posted.headers.get('location')).toBe('/api/artikel/spring-mini-sessions-are-open');
+    expect(posted.body.data).toMatchObject({ slug: 'spring-mini-sessions-are-open', author: STUDIO_NAME, category: { name: CATEGORY, slug: 'weddings' }, status: 'published' });
+    const read = await api('/api/artikel/spring-mini-sessions-are-open');
+    expect(read.status).toBe(200);
+  });
+});

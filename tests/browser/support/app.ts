@@ -1,0 +1,219 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
+export const STUDIO_NAME = 'Lichtbild Studio';
+
+/**
+ * The service as production runs it: a copy of the working tree built with `npm run build` and
+ * served by `strapi start` with NODE_ENV=production, on its own SQLite file and port.
+ *
+ * The build happens in a copy (node_modules linked, not copied) because `npm test` empties and
+ * recompiles the working tree's dist/ in its global setup: sharing dist/ would let either suite
+ * pull the compiled code, or the admin panel, from under the other.
+ */
+export interface ProductionApp {
+  appDir: string;
+  baseUrl: string;
+  buildMs: number;
+  startMs: number;
+  /** The server's stdout and stderr, for failure messages. */
+  serverLog: () => string;
+  stop: () => Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+
+/** Ends a process group this suite started (detached children lead their own group). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  killGroup(child, 'SIGTERM');
+  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+  children.delete(child);
+}
+
+/**
+ * The build and the server lead their own process groups (npm, sh, node and esbuild in one), which
+ * an interrupted Jest would leave behind: Jest gives test files a stand-in `process` that hears no
+ * signals. So each group gets a small watcher that, once this Jest process is gone, kills the group
+ * and removes the run's folder; it ends by itself when the group ends.
+ */
+const WATCHER = `
+const [jest, group] = process.argv.slice(1, 3).map(Number);
+const folder = process.argv[3];
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+setInterval(() => {
+  if (!alive(-group)) process.exit(0);
+  if (alive(jest)) return;
+  try { process.kill(-group, 'SIGKILL'); } catch {}
+  require('node:fs').rmSync(folder, { recursive: true, force: true });
+  process.exit(0);
+}, 1000);
+`;
+
+function watchGroup(child: ChildProcess, folder: string): void {
+  if (child.pid === undefined) return;
+  spawn(process.execPath, ['-e', WATCHER, String(process.pid), String(child.pid), folder], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/** Ends every process this module started; for afterAll when beforeAll timed out mid-build. */
+export async function stopAllChildren(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child, 5_000)));
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, logFile: string, folder: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const out = fs.openSync(logFile, 'a');
+    const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', out, out] });
+    children.add(child);
+    watchGroup(child, folder);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      fs.closeSync(out);
+      if (code === 0) resolve();
+      else {
+        const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+        reject(new Error(`${command} ${args.join(' ')} ended with ${code ?? signal}:\n${tail}`));
+      }
+    });
+  });
+}
+
+/** The files of the working tree (tracked and new, not ignored), without tests and benchmark. */
+function sourceFiles(): string[] {
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO_DIR,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return listed
+    .split('\0')
+    .filter((file) => file !== '' && !/^(tests|bench)\//.test(file))
+    .filter((file) => fs.existsSync(path.join(REPO_DIR, file))); // deleted but not yet committed
+}
+
+function copyApp(appDir: string): void {
+  for (const file of sourceFiles()) {
+    const target = path.join(appDir, file);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(path.join(REPO_DIR, file), target);
+  }
+  fs.mkdirSync(path.join(appDir, 'public', 'uploads'), { recursive: true });
+  fs.symlinkSync(path.join(REPO_DIR, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const secret = () => crypto.randomBytes(16).toString('base64');
+
+async function waitUntilServing(baseUrl: string, server: ChildProcess, log: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`strapi start ended with ${server.exitCode ?? server.signalCode} before serving:\n${log().slice(-4000)}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/_health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 204 || response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`strapi start did not answer ${baseUrl}/_health within ${timeoutMs} ms:\n${log().slice(-4000)}`);
+}
+
+/** A new temporary folder for one run; the caller removes it (also when the build never ended). */
+export function createWorkFolder(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-browser-'));
+}
+
+/** Copies and builds the app (`npm run build`) in `folder`, then starts it in production on a free port. */
+export async function startProductionApp(folder: string): Promise<ProductionApp> {
+  const appDir = path.join(folder, 'app');
+  const buildLog = path.join(folder, 'build.log');
+  const serverLogFile = path.join(folder, 'server.log');
+  copyApp(appDir);
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Production as Strapi documents it: built and served with NODE_ENV=production (the app's config
+  // then needs every secret, at build time too). Without NODE_ENV, `strapi build` makes a
+  // development admin bundle; Jest's NODE_ENV=test would make a test one.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: '',
+    LOG_LEVEL: 'error',
+    STUDIO_NAME,
+    DATABASE_CLIENT: 'sqlite',
+    DATABASE_FILENAME: path.join(folder, 'data.db'),
+    SITE_ARTICLE_URL: '', // no public site: the admin's preview stays off
+    SITE_PREVIEW_URL: '',
+    APP_KEYS: [secret(), secret()].join(','),
+    API_TOKEN_SALT: secret(),
+    ADMIN_JWT_SECRET: secret(),
+    TRANSFER_TOKEN_SALT: secret(),
+    ENCRYPTION_KEY: secret(),
+    JWT_SECRET: secret(),
+  };
+  const buildStarted = Date.now();
+  await run('npm', ['run', 'build'], appDir, env, buildLog, folder);
+  const buildMs = Date.now() - buildStarted;
+
+  const out = fs.openSync(serverLogFile, 'a');
+  const startStarted = Date.now();
+  const server = spawn(process.execPath, [path.join(appDir, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'], {
+    cwd: appDir,
+    env,
+    detached: true,
+    stdio: ['ignore', out, out],
+  });
+  children.add(server);
+  watchGroup(server, folder);
+  server.once('exit', () => children.delete(server));
+  const serverLog = () => fs.readFileSync(serverLogFile, 'utf8');
+  await waitUntilServing(baseUrl, server, serverLog, 180_000);
+  const startMs = Date.now() - startStarted;
+
+  return {
+    appDir,
+    baseUrl,
+    buildMs,
+    startMs,
+    serverLog,
+    stop: async () => {
+      await stopChild(server);
+      fs.closeSync(out);
+    },
+  };
+}
