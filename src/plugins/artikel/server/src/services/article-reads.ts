@@ -103,7 +103,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const selectSummaries = (query: QueryBuilder): QueryBuilder =>
     query
-      .leftJoin({ v: TABLES.views }, 'v.document_id', 'a.document_id')
+      .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
       .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
         join
           .on('fr.related_id', '=', 'a.id')
