@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { currentStore, ensurePostgresDatabase, postgresEnv } from '../helpers/store';
-import { removeServiceDatabase, runSqlBehindTheService, serviceDatabaseName, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { removeServiceDatabase, serviceDatabaseName, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 
 /**
  * Moving a studio's data the way the README tells: `strapi export` from the SQLite file, `strapi
@@ -37,10 +38,27 @@ afterAll(async () => {
 
 /** Runs the Strapi CLI in the app folder, as an operator would, on the store `env` names. */
 async function strapiCli(args: string[], env: Record<string, string>): Promise<void> {
-  const databaseEnv = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error', ...env };
+  const databaseEnv: Record<string, string | undefined> = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error', ...env };
   // The suite's PostgreSQL settings must not leak into a command meant for the SQLite file.
   if (env.DATABASE_CLIENT === 'sqlite') for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete databaseEnv[name];
-  await run('npx', ['--no-install', 'strapi', ...args], { cwd: APP_DIR, env: databaseEnv, maxBuffer: 16 * 1024 * 1024 });
+  const diagnostics = () => new Set(fs.readdirSync(APP_DIR).filter((name) => /^(export|import)_\d+\.log$/.test(name)));
+  const earlier = diagnostics();
+  try {
+    await run('npx', ['--no-install', 'strapi', ...args], { cwd: APP_DIR, env: databaseEnv, maxBuffer: 16 * 1024 * 1024 });
+  } finally {
+    // The CLI writes a diagnostic log into the working folder; the test's own go with it.
+    for (const name of diagnostics()) if (!earlier.has(name)) fs.rmSync(path.join(APP_DIR, name), { force: true });
+  }
+}
+
+/** Runs SQL on the source's SQLite file (the suite's helper would use PostgreSQL under test:postgres). */
+function runSqlOnSource(sql: string, values: unknown[]): void {
+  const database = new Database(sourceFile);
+  try {
+    database.prepare(sql).run(...values);
+  } finally {
+    database.close();
+  }
 }
 
 const sqliteEnv = (file: string) => ({ DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: file });
@@ -157,7 +175,7 @@ describe('moving the data with strapi export and strapi import', () => {
     // The source changes behind the service (as any edit would between two moves), then moves again
     // into the destination, whose index rows were built from the first import's rows.
     const slug = 'spring-mini-sessions-are-open';
-    await runSqlBehindTheService(sourceFile, "UPDATE articles SET tags = 'Moved, Fresh', title = 'Spring sessions moved' WHERE slug = ?", [slug]);
+    runSqlOnSource("UPDATE articles SET tags = 'Moved, Fresh', title = 'Spring sessions moved' WHERE slug = ?", [slug]);
     await move(path.join(folder, 'backup-2'));
 
     const destination = await startServiceProcess(destinationFile, await destinationEnv());
