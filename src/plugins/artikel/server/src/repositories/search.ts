@@ -128,8 +128,8 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
     },
 
     async rebuild() {
-      const unpublished = (await knex()({ d: TABLES.searchDocuments }).select('d.document_id').whereNotExists(builtFrom(knex(), 'd'))) as Array<{ document_id: string }>;
-      await knex().transaction((trx) => remove(trx, unpublished.map((row) => row.document_id)));
+      const stale = (await knex()({ d: TABLES.searchDocuments }).select('d.document_id').whereNotExists(builtFrom(knex(), 'd'))) as Array<{ document_id: string }>;
+      await knex().transaction((trx) => remove(trx, stale.map((row) => row.document_id)));
       // A transaction per chunk keeps the WAL small (one transaction for 100,000 articles grew it past
       // 1 GB); article id order keeps each chunk a range scan; FTS5's automatic merging is paused
       // during the build and replaced by one merge at the end.
@@ -151,7 +151,7 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
       }
       // Written on every boot, so a build cut off by a crash never leaves merging paused.
       await knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${FTS_DEFAULT_AUTOMERGE})`);
-      return { added, removed: unpublished.length };
+      return { added, removed: stale.length };
     },
 
     filter(query, words) {
