@@ -1,5 +1,7 @@
 'use strict';
 
+const crypto = require('node:crypto');
+
 // Every read of /api/artikel as prepared SQLite statements, one statement per request where the
 // data allows it: the list's total rides along the page as an uncorrelated subquery, the view
 // upsert finds the article by slug itself, and related articles come with their summary columns.
@@ -16,7 +18,7 @@ const SUMMARY_COLUMNS = `a.id, a.document_id, a.title, a.slug, a.summary, a.cont
 const FROM_PUBLISHED = `FROM articles a
   LEFT JOIN articles_category_lnk l ON l.article_id = a.id
   LEFT JOIN categories c ON c.id = l.category_id
-  LEFT JOIN artikel_views v ON v.document_id = a.document_id
+  LEFT JOIN artikel_view_counts v ON v.article_document_id = a.document_id
   LEFT JOIN files_related_mph fr ON fr.related_id = a.id AND fr.related_type = '${ARTICLE_UID}' AND fr.field = 'cover'
   LEFT JOIN files f ON f.id = fr.file_id`;
 
@@ -25,13 +27,22 @@ const NEWEST_FIRST = 'ORDER BY a.published_at DESC, a.created_at DESC, a.id DESC
 const escapeLike = (text) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 const ftsPhrase = (word) => `"${word.replace(/"/g, '""')}"`;
 
+/** A documentId in the form Strapi gives one (as the plugin's repositories/view-counts.ts). */
+function newDocumentId() {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = crypto.randomBytes(24);
+  let id = alphabet[bytes[0] % 26];
+  for (let index = 1; index < 24; index += 1) id += alphabet[bytes[index] % 36];
+  return id;
+}
+
 function tableExists(db, name) {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
 function createQueries(db) {
-  if (!tableExists(db, 'artikel_tags') || !tableExists(db, 'artikel_views')) {
-    throw new Error('The plugin tables artikel_tags/artikel_views are missing: start the app once on this database first.');
+  if (!tableExists(db, 'artikel_tags') || !tableExists(db, 'artikel_view_counts')) {
+    throw new Error('The plugin tables artikel_tags/artikel_view_counts are missing: start the app once on this database first.');
   }
   // The trigram index only answers words of 3 or more characters; shorter words use LIKE.
   const hasSearchIndex = tableExists(db, 'artikel_search') && tableExists(db, 'artikel_search_docs');
@@ -81,10 +92,18 @@ function createQueries(db) {
     LEFT JOIN articles_category_lnk l ON l.article_id = a.id
     LEFT JOIN categories c ON c.id = l.category_id`;
 
-  const upsertView = db.prepare(`INSERT INTO artikel_views (document_id, views)
-    SELECT a.document_id, 1 FROM articles a WHERE a.slug = ? AND a.published_at IS NOT NULL LIMIT 1
-    ON CONFLICT (document_id) DO UPDATE SET views = artikel_views.views + 1
-    RETURNING document_id, views`);
+  // The plugin's row of the view-count content type, with Strapi's columns filled as the plugin
+  // fills them on SQLite (a documentId, and datetimes as epoch milliseconds).
+  const upsertViewStatement = db.prepare(`INSERT INTO artikel_view_counts (document_id, article_document_id, views, created_at, updated_at, published_at)
+    SELECT ?, a.document_id, 1, ?, ?, ? FROM articles a WHERE a.slug = ? AND a.published_at IS NOT NULL LIMIT 1
+    ON CONFLICT (article_document_id) DO UPDATE SET views = artikel_view_counts.views + 1, updated_at = excluded.updated_at
+    RETURNING article_document_id AS document_id, views`);
+  const upsertView = {
+    get(slug) {
+      const now = Date.now();
+      return upsertViewStatement.get(newDocumentId(), now, now, now, slug);
+    },
+  };
   const articleByDocument = db.prepare(`SELECT ${SUMMARY_COLUMNS}, a.meta_title, a.meta_description, a.meta_keywords,
       l.category_id,
       (SELECT json_group_array(json_object('url', g.url, 'alt', g.alternative_text, 'caption', g.caption, 'width', g.width, 'height', g.height))

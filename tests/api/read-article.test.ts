@@ -84,13 +84,13 @@ describe('GET /api/artikel/{slug}', () => {
   });
 
   it('answers an unknown slug with a 404 in the error body and moves no counter', async () => {
-    const totalBefore = await app.strapi.db.connection('artikel_views').sum({ total: 'views' }).first();
+    const totalBefore = await app.strapi.db.connection('artikel_view_counts').sum({ total: 'views' }).first();
     const response = await app.api().get('/api/artikel/no-such-article').expect(404);
     expect(response.body).toEqual({
       data: null,
       error: { status: 404, name: 'NotFoundError', message: expect.any(String), details: {} },
     });
-    const totalAfter = await app.strapi.db.connection('artikel_views').sum({ total: 'views' }).first();
+    const totalAfter = await app.strapi.db.connection('artikel_view_counts').sum({ total: 'views' }).first();
     expect(totalAfter).toEqual(totalBefore);
   });
 

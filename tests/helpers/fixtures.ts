@@ -34,6 +34,6 @@ export async function createArticle(strapi: Core.Strapi, input: ArticleInput): P
 }
 
 export async function storedViews(strapi: Core.Strapi, documentId: string): Promise<number> {
-  const row = (await strapi.db.connection('artikel_views').where({ document_id: documentId }).first()) as { views: number } | undefined;
+  const row = (await strapi.db.connection('artikel_view_counts').where({ article_document_id: documentId }).first()) as { views: number } | undefined;
   return row?.views ?? 0;
 }

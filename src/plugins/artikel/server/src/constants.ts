@@ -1,6 +1,7 @@
 export { PLUGIN_ID } from '../../shared/plugin-id';
 export const ARTICLE_UID = 'api::article.article';
 export const CATEGORY_UID = 'api::category.category';
+export const VIEW_COUNT_UID = 'plugin::artikel.view-count';
 
 /**
  * Tables the raw queries read. Strapi names the link and media tables after the schema, and the
@@ -12,7 +13,10 @@ export const TABLES = {
   articleCategoryLinks: 'articles_category_lnk',
   mediaLinks: 'files_related_mph',
   files: 'files',
-  views: 'artikel_views',
+  /** The content type plugin::artikel.view-count (see content-types/view-count). */
+  viewCounts: 'artikel_view_counts',
+  /** Where views lived before they were a content type; moved and dropped at start. */
+  legacyViews: 'artikel_views',
   tags: 'artikel_tags',
   searchDocuments: 'artikel_search_docs',
   search: 'artikel_search',
@@ -25,6 +29,7 @@ export const SEARCH_MIN_WORD_LENGTH = 3;
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
 export const CATEGORY_SLUG_UNIQUE_INDEX = 'categories_slug_uq';
 export const CATEGORY_NAME_UNIQUE_INDEX = 'categories_name_uq';
+export const VIEW_COUNT_UNIQUE_INDEX = 'artikel_view_counts_article_uq';
 
 export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { getService } from './utils/get-service';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
+  await getService(strapi, 'outside-writes').stop();
   await getService(strapi, 'read-freshness').stop();
 };
 

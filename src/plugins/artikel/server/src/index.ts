@@ -1,5 +1,6 @@
 import bootstrap from './bootstrap';
 import config from './config';
+import contentTypes from './content-types';
 import controllers from './controllers';
 import destroy from './destroy';
 import middlewares from './middlewares';
@@ -13,6 +14,7 @@ export default {
   destroy,
   config,
   routes,
+  contentTypes,
   controllers,
   middlewares,
   services,

@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { reserveRouteSlugsInContentManager } from './content-manager/reserved-slugs';
 import { registerDocumentMiddlewares } from './document-middlewares';
+import { insidePipeline } from './document-middlewares/pipeline-scope';
+import { ARTICLE_UID, CATEGORY_UID, VIEW_COUNT_UID } from './constants';
 import { getService } from './utils/get-service';
 
 const UPLOAD_FILE_UID = 'plugin::upload.file';
@@ -18,6 +20,22 @@ const register = ({ strapi }: { strapi: Core.Strapi }) => {
     afterUpdateMany: dropCachedReads,
     afterDelete: dropCachedReads,
     afterDeleteMany: dropCachedReads,
+  });
+
+  // Articles, categories and view counts written without the Document Service middlewares (Strapi's
+  // data transfer writes with strapi.db.query): the index rows and cached reads are repaired once
+  // the writes are quiet. The pipeline's own writes keep everything in step themselves.
+  const outsideWrite = () => {
+    if (!insidePipeline()) getService(strapi, 'outside-writes').noticed();
+  };
+  strapi.db.lifecycles.subscribe({
+    models: [ARTICLE_UID, CATEGORY_UID, VIEW_COUNT_UID],
+    afterCreate: outsideWrite,
+    afterCreateMany: outsideWrite,
+    afterUpdate: outsideWrite,
+    afterUpdateMany: outsideWrite,
+    afterDelete: outsideWrite,
+    afterDeleteMany: outsideWrite,
   });
 };
 

@@ -11,7 +11,10 @@ export interface SearchIndex {
   ensure(): Promise<void>;
   /** Makes a document's entry follow its published row, in the given transaction. */
   sync(trx: Knex, documentId: string): Promise<void>;
-  /** Removes entries of documents no longer published and adds the missing ones; returns the counts. */
+  /**
+   * Removes entries not built from a current published row (each records its row in article_id:
+   * unpublished documents, and rows a data transfer replaced) and adds the missing ones; returns the counts.
+   */
   rebuild(): Promise<{ added: number; removed: number }>;
   /** Restricts a query over published articles (alias `a`) to those where every word occurs. */
   filter(query: QueryBuilder, words: string[]): QueryBuilder;
@@ -26,7 +29,24 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** The published row an entry (alias `alias`) was built from, if it still exists: for NOT EXISTS. */
+function builtFrom(db: Knex, alias: string): QueryBuilder {
+  return db({ a: TABLES.articles })
+    .select(db.raw('1'))
+    .whereRaw(`a.id = ${alias}.article_id AND a.document_id = ${alias}.document_id`)
+    .whereNotNull('a.published_at');
+}
+
+/** Index tables from before entries recorded their row get the column; their entries (null) are rebuilt. */
+async function addArticleIdColumn(db: Knex): Promise<void> {
+  if (await db.schema.hasColumn(TABLES.searchDocuments, 'article_id')) return;
+  await db.schema.alterTable(TABLES.searchDocuments, (table) => {
+    table.integer('article_id');
+  });
+}
+
 interface PublishedText {
+  id: number;
   document_id: string;
   title: string | null;
   content: string | null;
@@ -64,8 +84,8 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
     const before = (await db(TABLES.searchDocuments).max({ id: 'id' }).first()) as { id: number | null } | undefined;
     const lastDocsId = Number(before?.id ?? 0);
     await db.raw(
-      `INSERT INTO ${TABLES.searchDocuments} (document_id)
-       SELECT a.document_id FROM ${TABLES.articles} a
+      `INSERT INTO ${TABLES.searchDocuments} (document_id, article_id)
+       SELECT a.document_id, a.id FROM ${TABLES.articles} a
        WHERE +a.published_at IS NOT NULL AND ${filter}
          AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)
        ORDER BY a.id ${limit}`,
@@ -92,7 +112,10 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
         await knex().schema.createTable(TABLES.searchDocuments, (table) => {
           table.increments('id');
           table.string('document_id', 255).notNullable().unique();
+          table.integer('article_id');
         });
+      } else {
+        await addArticleIdColumn(knex());
       }
       await knex().raw(
         `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.search} USING fts5(title, content, tags, tokenize = 'trigram', content = '', contentless_delete = 1)`,
@@ -105,9 +128,8 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
     },
 
     async rebuild() {
-      const publishedIds = knex()(TABLES.articles).select('document_id').whereNotNull('published_at');
-      const unpublished = (await knex()(TABLES.searchDocuments).select('document_id').whereNotIn('document_id', publishedIds)) as Array<{ document_id: string }>;
-      await knex().transaction((trx) => remove(trx, unpublished.map((row) => row.document_id)));
+      const stale = (await knex()({ d: TABLES.searchDocuments }).select('d.document_id').whereNotExists(builtFrom(knex(), 'd'))) as Array<{ document_id: string }>;
+      await knex().transaction((trx) => remove(trx, stale.map((row) => row.document_id)));
       // A transaction per chunk keeps the WAL small (one transaction for 100,000 articles grew it past
       // 1 GB); article id order keeps each chunk a range scan; FTS5's automatic merging is paused
       // during the build and replaced by one merge at the end.
@@ -129,7 +151,7 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
       }
       // Written on every boot, so a build cut off by a crash never leaves merging paused.
       await knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${FTS_DEFAULT_AUTOMERGE})`);
-      return { added, removed: unpublished.length };
+      return { added, removed: stale.length };
     },
 
     filter(query, words) {
@@ -166,7 +188,7 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
 
   const insertTexts = async (db: Knex, rows: PublishedText[]): Promise<void> => {
     for (let start = 0; start < rows.length; start += BATCH) {
-      const batch = rows.slice(start, start + BATCH).map((row) => ({ document_id: row.document_id, body: searchText(row) }));
+      const batch = rows.slice(start, start + BATCH).map((row) => ({ document_id: row.document_id, body: searchText(row), article_id: row.id }));
       await db(TABLES.searchDocuments).insert(batch).onConflict('document_id').merge();
     }
   };
@@ -177,7 +199,10 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
         await knex().schema.createTable(TABLES.searchDocuments, (table) => {
           table.string('document_id', 255).primary();
           table.text('body').notNullable();
+          table.integer('article_id');
         });
+      } else {
+        await addArticleIdColumn(knex());
       }
       try {
         await knex().raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
@@ -189,13 +214,14 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
 
     async sync(trx, documentId) {
       await trx(TABLES.searchDocuments).where({ document_id: documentId }).delete();
-      const published = (await trx(TABLES.articles).select('document_id', 'title', 'content', 'tags').where({ document_id: documentId }).whereNotNull('published_at')) as PublishedText[];
+      const published = (await trx(TABLES.articles).select('id', 'document_id', 'title', 'content', 'tags').where({ document_id: documentId }).whereNotNull('published_at')) as PublishedText[];
       await insertTexts(trx, published);
     },
 
     async rebuild() {
-      const publishedIds = knex()(TABLES.articles).select('document_id').whereNotNull('published_at');
-      const removed = Number(await knex()(TABLES.searchDocuments).whereNotIn('document_id', publishedIds).delete());
+      const removed = Number(
+        await knex().raw(`DELETE FROM ${TABLES.searchDocuments} d WHERE NOT EXISTS (${builtFrom(knex(), 'd').toQuery()})`).then((result: { rowCount?: number }) => result.rowCount ?? 0),
+      );
       let added = 0;
       for (let afterId = 0; ; ) {
         const rows = (await knex()({ a: TABLES.articles })

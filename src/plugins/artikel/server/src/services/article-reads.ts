@@ -103,7 +103,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const selectSummaries = (query: QueryBuilder): QueryBuilder =>
     query
-      .leftJoin({ v: TABLES.views }, 'v.document_id', 'a.document_id')
+      .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
       .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
         join
           .on('fr.related_id', '=', 'a.id')
@@ -172,7 +172,8 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   const relatedTo = async (article: { documentId: string; tags: string | null; categoryId: number | null }): Promise<ArticleSummary[]> => {
     const chosen: string[] = [];
     const keys = parseTags(article.tags).map(tagKey);
-    const sameCategory = article.categoryId === null ? knex().raw('0') : knex().raw('CASE WHEN l.category_id = ? THEN 1 ELSE 0 END', [article.categoryId]);
+    // Without a category there is no tie-break by it: a bare 0 in ORDER BY would name a column (an error).
+    const sameCategory = knex().raw(article.categoryId === null ? 'CASE WHEN 1 = 0 THEN 1 ELSE 0 END' : 'CASE WHEN l.category_id = ? THEN 1 ELSE 0 END', article.categoryId === null ? [] : [article.categoryId]);
 
     if (keys.length > 0) {
       // The newest RELATED_CANDIDATES_PER_TAG articles of each tag are the candidates, so the cost of

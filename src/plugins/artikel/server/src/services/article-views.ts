@@ -1,29 +1,25 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
-import { TABLES } from '../constants';
 import { inTransaction } from '../repositories/transactions';
+import { viewCounts } from '../repositories/view-counts';
 import { isSqlite } from '../utils/database-dialect';
-
-type RawResult = { rows?: Array<{ views: number | string }> } | Array<{ views: number | string }>;
 
 // A count is a few bytes; this covers every article of a large site, so reads rarely go to the table.
 const REMEMBERED_COUNTS = 200_000;
 
-function rowsOf(result: RawResult): Array<{ views: number | string }> {
-  return Array.isArray(result) ? result : result.rows ?? [];
-}
-
 /**
- * View counts, stored in artikel_views. On SQLite they are also remembered in the process: one
- * process serves the file and counts change only through this service, so the remembered ones are
- * exact. Every count written is kept as the larger of the old and new value, because counts only
- * grow and concurrent reads may answer out of order. On PostgreSQL other instances count too, so
- * counts are always read from the table.
+ * View counts, stored in the plugin's content type view-count (see repositories/view-counts.ts),
+ * so Strapi's data transfer carries them. On SQLite they are also remembered in the process: one
+ * process serves the file and counts change only through this service (or a data transfer, after
+ * which forgetAll() runs), so the remembered ones are exact. Every count written is kept as the
+ * larger of the old and new value, because counts only grow and concurrent reads may answer out of
+ * order. On PostgreSQL other instances count too, so counts are always read from the table.
  */
 const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
   const remembered = new LRUCache<string, number>({ max: REMEMBERED_COUNTS });
   const onlyCounter = isSqlite(strapi);
-  // Bumped by forget(), so a read that began before a count was dropped cannot bring it back.
+  const stored = viewCounts(strapi);
+  // Bumped by forget() and forgetAll(), so a read that began before a count was dropped cannot bring it back.
   let generation = 0;
 
   const remember = (documentId: string, views: number): void => {
@@ -31,16 +27,9 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
-    /** Adds one view and returns the new count, in one atomic statement (SQLite 3.35+ and PostgreSQL). */
+    /** Adds one view and returns the new count, in one atomic statement. */
     async countView(documentId: string): Promise<number> {
-      // An upsert with RETURNING is one statement; the query builder would need a read and a write.
-      const result = (await strapi.db.connection.raw(
-        `INSERT INTO ${TABLES.views} (document_id, views) VALUES (?, 1)
-         ON CONFLICT (document_id) DO UPDATE SET views = ${TABLES.views}.views + 1
-         RETURNING views`,
-        [documentId],
-      )) as RawResult;
-      const views = Number(rowsOf(result)[0]?.views ?? 1);
+      const views = await stored.increment(documentId);
       remember(documentId, views);
       return views;
     },
@@ -60,10 +49,9 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       if (unknown.length === 0) return counts;
       const startedUnder = generation;
-      const rows = (await strapi.db.connection(TABLES.views).select('document_id', 'views').whereIn('document_id', unknown)) as Array<{ document_id: string; views: number }>;
-      const stored = new Map(rows.map((row) => [row.document_id, Number(row.views)]));
+      const found = await stored.countsOf(unknown);
       for (const documentId of unknown) {
-        const views = Math.max(stored.get(documentId) ?? 0, remembered.get(documentId) ?? 0);
+        const views = Math.max(found.get(documentId) ?? 0, remembered.get(documentId) ?? 0);
         if (startedUnder === generation) remember(documentId, views);
         counts.set(documentId, views);
       }
@@ -73,12 +61,18 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Drops a deleted article's count, in the delete's transaction; the remembered one once it commits. */
     async forget(documentId: string): Promise<void> {
       await inTransaction(strapi, async ({ trx, onCommit }) => {
-        await trx(TABLES.views).where({ document_id: documentId }).delete();
+        await stored.remove(trx, documentId);
         onCommit(() => {
           generation += 1;
           remembered.delete(documentId);
         });
       });
+    },
+
+    /** Drops every remembered count: the table was written behind this service (a data transfer). */
+    forgetAll(): void {
+      generation += 1;
+      remembered.clear();
     },
   };
 };

@@ -4,6 +4,7 @@ import articleReads from './article-reads';
 import articleViews from './article-views';
 import articleWrites from './article-writes';
 import categories from './categories';
+import outsideWrites from './outside-writes';
 import pluginTables from './plugin-tables';
 import preview from './preview';
 import readCache from './read-cache';
@@ -17,6 +18,7 @@ export default {
   'article-views': articleViews,
   'article-writes': articleWrites,
   categories,
+  'outside-writes': outsideWrites,
   'plugin-tables': pluginTables,
   preview,
   'read-cache': readCache,

@@ -1,7 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { ensureRateLimitTable } from '../repositories/rate-limits';
 import { searchIndex } from '../repositories/search';
-import { CATEGORY_NAME_UNIQUE_INDEX, CATEGORY_SLUG_UNIQUE_INDEX, DRAFT_SLUG_UNIQUE_INDEX, TABLES } from '../constants';
+import { viewCounts } from '../repositories/view-counts';
+import { CATEGORY_NAME_UNIQUE_INDEX, CATEGORY_SLUG_UNIQUE_INDEX, DRAFT_SLUG_UNIQUE_INDEX, TABLES, VIEW_COUNT_UNIQUE_INDEX } from '../constants';
 
 /**
  * Tables the plugin owns beside Strapi's schema. Strapi leaves tables and indexes it never created
@@ -11,19 +12,26 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
   async ensure(): Promise<void> {
     const knex = strapi.db.connection;
 
-    // Views live outside the Draft & Publish rows: publishing replaces the published row by a copy
-    // of the draft, and the admin's edit form would write back a stale count.
-    if (!(await knex.schema.hasTable(TABLES.views))) {
-      await knex.schema.createTable(TABLES.views, (table) => {
-        table.string('document_id', 255).primary();
-        table.integer('views').notNullable().defaultTo(0);
-      });
+    // Views are the content type view-count (Strapi creates its table, so a data transfer carries
+    // them); the read's upsert needs one row per article, which Strapi's schema format cannot say.
+    // Rows written past it (a script through the Document Service) are merged first, keeping the largest count.
+    const viewCountIndex = `CREATE UNIQUE INDEX IF NOT EXISTS ${VIEW_COUNT_UNIQUE_INDEX} ON ${TABLES.viewCounts} (article_document_id)`;
+    try {
+      await knex.raw(viewCountIndex);
+    } catch {
+      const removed = await viewCounts(strapi).removeDuplicates();
+      strapi.log.warn(`artikel: removed ${removed} duplicate view counts (kept the largest of each article)`);
+      await knex.raw(viewCountIndex);
     }
+    const moved = await viewCounts(strapi).moveLegacyCounts();
+    if (moved > 0) strapi.log.info(`artikel: moved ${moved} view counts from ${TABLES.legacyViews} to the view-count content type`);
 
     // The tags of published articles, one row per tag, so a tag filter and related articles use an
     // index; published_at is copied so related articles can take the newest of each tag from it.
-    // It is derived data: a table from before published_at was added is rebuilt by reconcile.
-    if ((await knex.schema.hasTable(TABLES.tags)) && !(await knex.schema.hasColumn(TABLES.tags, 'published_at'))) {
+    // article_id is the published row the entry was built from, so reconcile can tell an entry whose
+    // row was replaced behind the Document Service's back (a data transfer recreates every row).
+    // It is derived data: a table from before published_at or article_id was added is rebuilt by reconcile.
+    if ((await knex.schema.hasTable(TABLES.tags)) && !((await knex.schema.hasColumn(TABLES.tags, 'published_at')) && (await knex.schema.hasColumn(TABLES.tags, 'article_id')))) {
       await knex.schema.dropTable(TABLES.tags);
     }
     if (!(await knex.schema.hasTable(TABLES.tags))) {
@@ -31,6 +39,7 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
         table.string('tag', 255).notNullable();
         table.string('document_id', 255).notNullable();
         table.datetime('published_at').notNullable();
+        table.integer('article_id').notNullable();
         table.primary(['tag', 'document_id']);
         table.index(['document_id'], `${TABLES.tags}_document_idx`);
         table.index(['tag', 'published_at'], `${TABLES.tags}_tag_published_idx`);

@@ -1,0 +1,9 @@
+import viewCount from './view-count';
+
+/**
+ * The plugin's content types. View counts are one so that Strapi's data transfer (export, import,
+ * transfer) carries them like any content; they are hidden from the admin's builders and editors.
+ */
+export default {
+  'view-count': viewCount,
+};

@@ -1,0 +1,111 @@
+import crypto from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { TABLES } from '../constants';
+import { isSqlite } from '../utils/database-dialect';
+import type { Knex } from './transactions';
+
+type CountRow = { views: number | string };
+type RawResult = { rows?: CountRow[] } | CountRow[];
+
+// Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
+const BATCH = 500;
+
+function rowsOf(result: RawResult): CountRow[] {
+  return Array.isArray(result) ? result : result.rows ?? [];
+}
+
+/** A documentId in the form Strapi gives one (cuid2: a lowercase letter, then 23 of [a-z0-9]). */
+function newDocumentId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = crypto.randomBytes(24);
+  let id = alphabet[bytes[0] % 26];
+  for (let index = 1; index < 24; index += 1) id += alphabet[bytes[index] % 36];
+  return id;
+}
+
+/**
+ * The rows of the content type plugin::artikel.view-count (table artikel_view_counts), one per
+ * article document, written here with SQL so that a read adds its view in one atomic statement.
+ * Strapi's own columns are filled as the Document Service fills them for a type without Draft &
+ * Publish: a documentId, created_at, updated_at and published_at (set: such a row is always
+ * published), stored as epoch milliseconds on SQLite and as timestamps on PostgreSQL.
+ */
+export function viewCounts(strapi: Core.Strapi) {
+  const knex = () => strapi.db.connection;
+  const now = (): Date | number => (isSqlite(strapi) ? Date.now() : new Date());
+
+  return {
+    /** The unique index the upsert's ON CONFLICT names; Strapi's schema format cannot declare it. */
+    /** Adds one view and returns the new count, in one statement (SQLite 3.35+ and PostgreSQL). */
+    async increment(articleDocumentId: string): Promise<number> {
+      const at = now();
+      const result = (await knex().raw(
+        `INSERT INTO ${TABLES.viewCounts} (document_id, article_document_id, views, created_at, updated_at, published_at)
+         VALUES (?, ?, 1, ?, ?, ?)
+         ON CONFLICT (article_document_id) DO UPDATE SET views = ${TABLES.viewCounts}.views + 1, updated_at = excluded.updated_at
+         RETURNING views`,
+        [newDocumentId(), articleDocumentId, at, at, at],
+      )) as RawResult;
+      return Number(rowsOf(result)[0]?.views ?? 1);
+    },
+
+    /** The stored counts of these articles; an article never read has no row. */
+    async countsOf(articleDocumentIds: string[]): Promise<Map<string, number>> {
+      const counts = new Map<string, number>();
+      for (let start = 0; start < articleDocumentIds.length; start += BATCH) {
+        const rows = (await knex()(TABLES.viewCounts)
+          .select('article_document_id', 'views')
+          .whereIn('article_document_id', articleDocumentIds.slice(start, start + BATCH))) as Array<{ article_document_id: string; views: number | string | null }>;
+        for (const row of rows) counts.set(row.article_document_id, Math.max(counts.get(row.article_document_id) ?? 0, Number(row.views ?? 0)));
+      }
+      return counts;
+    },
+
+    /**
+     * Keeps one row per article, the one with the most views: rows written past the unique index
+     * (before it existed, or by the Document Service). Returns how many were removed.
+     */
+    async removeDuplicates(): Promise<number> {
+      const table = TABLES.viewCounts;
+      const result = (await knex().raw(
+        `DELETE FROM ${table} WHERE article_document_id IS NULL OR EXISTS (SELECT 1 FROM ${table} o WHERE o.article_document_id = ${table}.article_document_id
+           AND (COALESCE(o.views, 0) > COALESCE(${table}.views, 0) OR (COALESCE(o.views, 0) = COALESCE(${table}.views, 0) AND o.id < ${table}.id)))`,
+      )) as { rowCount?: number; changes?: number };
+      return Number(result?.rowCount ?? result?.changes ?? 0);
+    },
+
+    async remove(trx: Knex, articleDocumentId: string): Promise<void> {
+      await trx(TABLES.viewCounts).where({ article_document_id: articleDocumentId }).delete();
+    },
+
+    /**
+     * Moves the counts of the table views lived in before they were a content type (artikel_views:
+     * document_id, views) into the content type's table and drops the old one, in one transaction,
+     * so it happens once; a count already in the new table keeps the larger of the two. Returns how
+     * many counts were moved (0 when there is no old table).
+     */
+    async moveLegacyCounts(): Promise<number> {
+      if (!(await knex().schema.hasTable(TABLES.legacyViews))) return 0;
+      return knex().transaction(async (trx) => {
+        const rows = (await trx(TABLES.legacyViews).select('document_id', 'views').orderBy('document_id')) as Array<{ document_id: string; views: number | string }>;
+        for (let start = 0; start < rows.length; start += BATCH) {
+          const at = now();
+          const batch = rows.slice(start, start + BATCH).map((row) => ({
+            document_id: newDocumentId(),
+            article_document_id: row.document_id,
+            views: Number(row.views),
+            created_at: at,
+            updated_at: at,
+            published_at: at,
+          }));
+          await trx(TABLES.viewCounts)
+            .insert(batch)
+            .onConflict('article_document_id')
+            .merge({ views: trx.raw(`CASE WHEN excluded.views > ${TABLES.viewCounts}.views THEN excluded.views ELSE ${TABLES.viewCounts}.views END`) });
+        }
+        await trx.schema.dropTable(TABLES.legacyViews);
+        return rows.length;
+      });
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { currentStore, ensurePostgresDatabase, postgresEnv } from '../helpers/store';
+import { removeServiceDatabase, serviceDatabaseName, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+
+/**
+ * Moving a studio's data the way the README tells: `strapi export` from the SQLite file, `strapi
+ * import` into another store (a fresh PostgreSQL database under `npm run test:postgres`, another
+ * SQLite file otherwise), then the service on the destination answers every public read as the
+ * source did, view counts included, with its tag and search index rebuilt at start.
+ */
+
+const APP_DIR = path.resolve(__dirname, '..', '..');
+const run = promisify(execFile);
+
+jest.setTimeout(600_000);
+
+let folder: string;
+let sourceFile: string;
+let destinationFile: string;
+
+beforeAll(() => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-move-'));
+  sourceFile = path.join(folder, 'source.db');
+  destinationFile = path.join(folder, 'destination.db');
+});
+
+afterAll(async () => {
+  // Under PostgreSQL the source service process was pointed at the SQLite file, yet its helper made a database for it too.
+  await removeServiceDatabase(sourceFile);
+  await removeServiceDatabase(destinationFile);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+/** Runs the Strapi CLI in the app folder, as an operator would, on the store `env` names. */
+async function strapiCli(args: string[], env: Record<string, string>): Promise<void> {
+  const databaseEnv: Record<string, string | undefined> = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error', ...env };
+  // The suite's PostgreSQL settings must not leak into a command meant for the SQLite file.
+  if (env.DATABASE_CLIENT === 'sqlite') for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete databaseEnv[name];
+  const diagnostics = () => new Set(fs.readdirSync(APP_DIR).filter((name) => /^(export|import)_\d+\.log$/.test(name)));
+  const earlier = diagnostics();
+  try {
+    await run('npx', ['--no-install', 'strapi', ...args], { cwd: APP_DIR, env: databaseEnv, maxBuffer: 16 * 1024 * 1024 });
+  } finally {
+    // The CLI writes a diagnostic log into the working folder; the test's own go with it.
+    for (const name of diagnostics()) if (!earlier.has(name)) fs.rmSync(path.join(APP_DIR, name), { force: true });
+  }
+}
+
+/** Runs SQL on the source's SQLite file (the suite's helper would use PostgreSQL under test:postgres). */
+function runSqlOnSource(sql: string, values: unknown[]): void {
+  const database = new Database(sourceFile);
+  try {
+    database.prepare(sql).run(...values);
+  } finally {
+    database.close();
+  }
+}
+
+const sqliteEnv = (file: string) => ({ DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: file });
+
+/** The destination's store: a fresh PostgreSQL database on the test cluster, or a SQLite file. */
+async function destinationEnv(): Promise<Record<string, string>> {
+  if (currentStore() === 'sqlite') return sqliteEnv(destinationFile);
+  const database = serviceDatabaseName(destinationFile) as string;
+  await ensurePostgresDatabase(database);
+  return postgresEnv(database);
+}
+
+/** Exports the source file and imports the archive into the destination. */
+async function move(archive: string): Promise<void> {
+  await strapiCli(['export', '--no-encrypt', '--no-compress', '-f', archive], sqliteEnv(sourceFile));
+  expect(fs.existsSync(`${archive}.tar`)).toBe(true);
+  await strapiCli(['import', '-f', `${archive}.tar`, '--force'], await destinationEnv());
+}
+
+async function get(service: ServiceProcess, url: string): Promise<unknown> {
+  const response = await fetch(`${service.baseUrl}${url}`);
+  expect({ url, status: response.status }).toEqual({ url, status: 200 });
+  return response.json();
+}
+
+type Article = { slug: string; views: number; related: Array<Record<string, unknown>> };
+
+/** An article's answer with the counts it shows of other articles left out (reading counts views). */
+function withoutRelatedViews(body: unknown): unknown {
+  const { data } = body as { data: Article };
+  return { data: { ...data, related: data.related.map(({ views: _views, ...related }) => related) } };
+}
+
+const ARTICLES = [
+  { title: 'Spring mini sessions are open', category: 'Portraits', tags: 'Portrait, Spring, Offer', content: 'Book a **20-minute** session in the garden.\n\nSlots fill fast.' },
+  { title: 'How we edit a wedding gallery', category: 'Weddings', tags: 'Wedding, Editing', content: 'Culling, colour, and the *final* sequence.' },
+  { title: 'Über Licht im Studio', category: 'Studio', tags: 'Licht, Studio, Portrait', content: 'Weiches Licht für Porträts: ein Überblick.' },
+  { title: 'Newborn safety first', category: 'Portraits', tags: 'Newborn, Safety', content: 'Warm room, slow poses, and a parent always in reach.' },
+  { title: 'Second shooter notes', category: 'weddings', tags: 'Wedding, Team', content: 'Who covers what during the ceremony.' },
+  { title: 'Gear we retired', category: 'Studio', content: 'Old strobes, new LEDs, 100% less heat.' },
+  { title: 'A draft nobody sees', category: 'Studio', tags: 'Secret', content: 'Not yet.', status: 'draft' },
+];
+
+/** Every public read that shows no view count changing, in one object. */
+async function publicReads(service: ServiceProcess): Promise<Record<string, unknown>> {
+  const urls = [
+    '/api/artikel',
+    '/api/artikel?limit=2&page=1',
+    '/api/artikel?limit=2&page=2',
+    '/api/artikel?limit=2&page=3',
+    '/api/artikel?limit=2&page=4',
+    '/api/artikel/categories',
+    '/api/artikel/latest',
+    '/api/artikel?q=wedding',
+    '/api/artikel?q=%C3%BCber',
+    '/api/artikel?q=li',
+    '/api/artikel?q=100%25',
+    '/api/artikel?q=secret',
+    '/api/artikel?tag=portrait',
+    '/api/artikel?tag=Wedding',
+    '/api/artikel?tag=secret',
+    '/api/artikel?kategori=weddings',
+    '/api/artikel?kategori=studio&tag=licht',
+  ];
+  const answers: Record<string, unknown> = {};
+  for (const url of urls) answers[url] = await get(service, url);
+  return answers;
+}
+
+describe('moving the data with strapi export and strapi import', () => {
+  it(`carries articles, categories and view counts from a SQLite file to ${currentStore() === 'postgres' ? 'PostgreSQL' : 'another SQLite file'}, and the index is right at once`, async () => {
+    const source = await startServiceProcess(sourceFile, sqliteEnv(sourceFile));
+    const slugs: string[] = [];
+    const bySlug: Record<string, unknown> = {};
+    let before: Record<string, unknown>;
+    try {
+      for (const article of ARTICLES) {
+        const response = await fetch(`${source.baseUrl}/api/artikel`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${source.token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(article),
+        });
+        expect(response.status).toBe(201);
+        const { data } = (await response.json()) as { data: { slug: string } };
+        if (article.status !== 'draft') slugs.push(data.slug);
+      }
+      // Views: 3, 2, 1, 0, ... reads before the move.
+      for (const [index, slug] of slugs.entries()) for (let read = 0; read < Math.max(0, 3 - index); read += 1) await get(source, `/api/artikel/${slug}`);
+      // Each article's answer (which counts a view), then the reads that count none.
+      for (const slug of slugs) bySlug[slug] = await get(source, `/api/artikel/${slug}`);
+      before = await publicReads(source);
+    } finally {
+      await source.stop();
+    }
+    expect((bySlug[slugs[0]] as { data: Article }).data.views).toBe(4);
+
+    await move(path.join(folder, 'backup'));
+
+    const destination = await startServiceProcess(destinationFile, await destinationEnv());
+    try {
+      expect(await publicReads(destination)).toEqual(before);
+      for (const slug of slugs) {
+        const after = (await get(destination, `/api/artikel/${slug}`)) as { data: Article };
+        const was = bySlug[slug] as { data: Article };
+        expect(after.data.views).toBe(was.data.views + 1);
+        expect(withoutRelatedViews({ data: { ...after.data, views: was.data.views } })).toEqual(withoutRelatedViews(was));
+      }
+    } finally {
+      await destination.stop();
+    }
+  });
+
+  it('rebuilds the index of articles a second import replaced in a destination that already served them', async () => {
+    // The source changes behind the service (as any edit would between two moves), then moves again
+    // into the destination, whose index rows were built from the first import's rows.
+    const slug = 'spring-mini-sessions-are-open';
+    runSqlOnSource("UPDATE articles SET tags = 'Moved, Fresh', title = 'Spring sessions moved' WHERE slug = ?", [slug]);
+    await move(path.join(folder, 'backup-2'));
+
+    const destination = await startServiceProcess(destinationFile, await destinationEnv());
+    try {
+      const slugsOf = async (url: string) => ((await get(destination, url)) as { data: Array<{ slug: string }> }).data.map((article) => article.slug);
+      expect(await slugsOf('/api/artikel?tag=fresh')).toEqual([slug]);
+      expect(await slugsOf('/api/artikel?tag=offer')).toEqual([]);
+      expect(await slugsOf('/api/artikel?q=sessions%20moved')).toEqual([slug]);
+      expect(await slugsOf('/api/artikel?q=mini')).toEqual([]);
+      const article = (await get(destination, `/api/artikel/${slug}`)) as { data: { tags: string[]; views: number } };
+      expect(article.data.tags).toEqual(['Moved', 'Fresh']);
+      // 4 on the source (the second import replaced the destination's count with it), and this read.
+      expect(article.data.views).toBe(5);
+    } finally {
+      await destination.stop();
+    }
+  });
+});
