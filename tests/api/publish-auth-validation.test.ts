@@ -84,6 +84,11 @@ describe('POST /api/artikel validation', () => {
     expect(body.error.details.errors.find((error: { path: string[] }) => error.path[0] === 'title').message).toBe('title is required');
   });
 
+  it('names every refused field in the message a workflow tool shows, in the order of the specification', async () => {
+    const body = await rejects({ views: '100', tags: 5 }, ['category', 'content', 'tags', 'title', 'views']);
+    expect(body.error.message).toBe('views is not an allowed field; title is required; category is required; content is required; tags must be a string');
+  });
+
   it('refuses blank required fields', async () => {
     await rejects({ title: '   ', category: '\t', content: '\n' }, ['category', 'content', 'title']);
   });

@@ -58,9 +58,27 @@ describe('GET /api/artikel', () => {
     expect(second.body.meta.pagination).toEqual({ page: 2, limit: 3, total: 4, page_count: 2 });
   });
 
+  it('links the next and previous pages in a Link header and in the body, keeping the query', async () => {
+    const first = await app.api().get('/api/artikel?q=e&limit=2').expect(200);
+    const page = (number: number) => expect.stringMatching(new RegExp(`^https?://[^/]+/api/artikel\\?q=e&limit=2&page=${number}$`));
+    expect(first.body.links).toEqual({ next: page(2), prev: null });
+    expect(first.headers.link).toBe(`<${first.body.links.next}>; rel="next"`);
+
+    const second = await app.api().get(new URL(first.body.links.next).pathname + new URL(first.body.links.next).search).expect(200);
+    expect(second.body.meta.pagination).toEqual({ page: 2, limit: 2, total: 4, page_count: 2 });
+    expect(second.body.links).toEqual({ next: null, prev: page(1) });
+    expect(second.headers.link).toBe(`<${second.body.links.prev}>; rel="prev"`);
+
+    const past = await app.api().get('/api/artikel?q=e&limit=2&page=7').expect(200);
+    expect(past.body.links).toEqual({ next: null, prev: page(2) });
+    const only = await app.api().get('/api/artikel').expect(200);
+    expect(only.body.links).toEqual({ next: null, prev: null });
+    expect(only.headers.link).toBeUndefined();
+  });
+
   it('answers a page past the end with an empty list and correct meta', async () => {
     const response = await app.api().get('/api/artikel?limit=3&page=9').expect(200);
-    expect(response.body).toEqual({ data: [], meta: { pagination: { page: 9, limit: 3, total: 4, page_count: 2 } } });
+    expect(response.body).toEqual({ data: [], meta: { pagination: { page: 9, limit: 3, total: 4, page_count: 2 } }, links: { next: null, prev: expect.stringMatching(/\/api\/artikel\?limit=3&page=2$/) } });
   });
 
   it('answers a page of 10^9 quickly with an empty list', async () => {
@@ -159,7 +177,7 @@ describe('GET /api/artikel', () => {
 
   it('gives an empty page for an unknown category', async () => {
     const response = await app.api().get('/api/artikel').query({ kategori: 'Astronomy' }).expect(200);
-    expect(response.body).toEqual({ data: [], meta: { pagination: { page: 1, limit: 10, total: 0, page_count: 0 } } });
+    expect(response.body).toEqual({ data: [], meta: { pagination: { page: 1, limit: 10, total: 0, page_count: 0 } }, links: { next: null, prev: null } });
   });
 
   it('matches a tag as a whole tag in any case', async () => {

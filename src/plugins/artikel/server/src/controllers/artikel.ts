@@ -1,10 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../utils/get-service';
+import { linkHeader, pagingLinks } from '../utils/paging-links';
 import { validateCreateArticle } from '../validation/create-article';
 import { validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
 
 interface Context {
   query: unknown;
+  origin: string;
+  path: string;
+  querystring: string;
   params: Record<string, string>;
   request: { body?: unknown };
   body: unknown;
@@ -15,7 +19,13 @@ interface Context {
 const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async find(ctx: Context) {
     const query = await validateListQuery(ctx.query);
-    ctx.body = await getService(strapi, 'article-reads').list(query);
+    const list = await getService(strapi, 'article-reads').list(query);
+    // Absolute, on the public address when one is configured (PUBLIC_URL), so a client can follow them as they are.
+    const base = (strapi.config.get('server.url') as string | undefined) || ctx.origin;
+    const links = pagingLinks(new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, base), list.meta.pagination.page, list.meta.pagination.page_count);
+    const header = linkHeader(links);
+    if (header !== null) ctx.set('Link', header);
+    ctx.body = { ...list, links };
   },
 
   async findOne(ctx: Context) {

@@ -1,7 +1,6 @@
-import { yup } from '@strapi/utils';
 import { RESERVED_SLUGS, slugProblem } from '../utils/slugs';
 import { MAX_TAG_LENGTH, MAX_TAGS, parseTags } from '../utils/tags';
-import { validatePresentFields } from './validate';
+import { textValue, validatePresentFields } from './validate';
 
 /** The contract's limits, in characters, for every way an article is written. */
 export const FIELD_LIMITS = {
@@ -17,7 +16,7 @@ export const FIELD_LIMITS = {
 } as const;
 
 export const text = (field: keyof typeof FIELD_LIMITS) =>
-  yup.string().max(FIELD_LIMITS[field], `${field} must be at most ${FIELD_LIMITS[field]} characters`);
+  textValue().max(FIELD_LIMITS[field], `${field} must be at most ${FIELD_LIMITS[field]} characters`);
 
 function isHttpsUrl(value: string): boolean {
   try {
@@ -39,13 +38,12 @@ export const ARTICLE_FIELD_RULES = {
   title: text('title'),
   slug: text('slug').test('usable-slug', ({ value }: { value: string }) => slugProblem(value, RESERVED_SLUGS), (value) => isEmpty(value) || slugProblem(value ?? '', RESERVED_SLUGS) === null),
   summary: text('summary'),
-  content: yup.string(),
+  content: textValue(),
   author: text('author'),
   meta_title: text('meta_title'),
   meta_description: text('meta_description'),
   meta_keywords: text('meta_keywords'),
-  tags: yup
-    .string()
+  tags: textValue()
     .test('tag-count', `tags may hold at most ${MAX_TAGS} tags`, (value) => parseTags(value).length <= MAX_TAGS)
     .test('tag-length', `each tag must be at most ${MAX_TAG_LENGTH} characters`, (value) =>
       parseTags(value).every((tag) => tag.length <= MAX_TAG_LENGTH),
@@ -64,7 +62,7 @@ export async function validateArticleFields(data: Record<string, unknown>): Prom
 
 /** The rules of a category's fields, for every way a category is written. */
 const CATEGORY_FIELD_RULES = {
-  name: yup.string().max(FIELD_LIMITS.category, `name must be at most ${FIELD_LIMITS.category} characters`),
+  name: textValue().max(FIELD_LIMITS.category, `name must be at most ${FIELD_LIMITS.category} characters`),
   slug: text('slug'),
 };
 

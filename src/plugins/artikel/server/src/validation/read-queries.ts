@@ -1,6 +1,6 @@
 import { yup } from '@strapi/utils';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../constants';
-import { validateInput } from './validate';
+import { textValue, validateInput } from './validate';
 
 const WHOLE_NUMBER = /^[0-9]+$/;
 
@@ -13,9 +13,9 @@ const positiveWholeNumber = (name: string) =>
 const listQuerySchema = yup.object({
   // No length limits: a long q, kategori or tag simply matches nothing, and the HTTP server
   // already refuses request lines over 16 KB.
-  q: yup.string(),
-  kategori: yup.string(),
-  tag: yup.string(),
+  q: textValue(),
+  kategori: textValue(),
+  tag: textValue(),
   limit: positiveWholeNumber('limit'),
   page: positiveWholeNumber('page'),
 });
@@ -63,7 +63,7 @@ export async function validateListQuery(query: unknown): Promise<ListQuery> {
   };
 }
 
-const slugSchema = yup.object({ slug: yup.string() });
+const slugSchema = yup.object({ slug: textValue() });
 
 /** A slug in the path: any text is looked up (an unknown one is a 404), but one PostgreSQL could not even compare is a 400. */
 export async function validateSlug(slug: string): Promise<string> {

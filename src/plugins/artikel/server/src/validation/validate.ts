@@ -6,13 +6,22 @@ export interface FieldError {
   name: 'ValidationError';
 }
 
+/** A string field whose wrong type is named plainly ("tags must be a string"), for every schema here. */
+export function textValue(): yup.StringSchema {
+  // eslint-disable-next-line no-template-curly-in-string -- yup fills in ${path} itself
+  return yup.string().typeError('${path} must be a string');
+}
+
 export function fieldError(field: string | null, message: string): FieldError {
   return { path: field === null ? [] : [field], message, name: 'ValidationError' };
 }
 
-/** Strapi's ValidationError for these field errors: the one message, or a count when there are several. */
+/**
+ * Strapi's ValidationError for these field errors. Its message names every one ("title is required;
+ * views is not an allowed field"), because workflow tools show the message and not the details.
+ */
 export function validationError(fieldErrors: FieldError[]): errors.ValidationError {
-  const message = fieldErrors.length === 1 ? fieldErrors[0].message : `${fieldErrors.length} errors occurred`;
+  const message = fieldErrors.map((fieldError) => fieldError.message).join('; ');
   return new errors.ValidationError(message, { errors: fieldErrors });
 }
 

@@ -1,0 +1,27 @@
+/** The URLs of the neighbouring pages of a list, null where there is none. */
+export interface PagingLinks {
+  next: string | null;
+  prev: string | null;
+}
+
+/**
+ * The next and previous pages of a list answer, as absolute URLs that keep every other query
+ * parameter. A page past the end points back to the last page that has articles.
+ */
+export function pagingLinks(listUrl: URL, page: number, pageCount: number): PagingLinks {
+  const pageUrl = (target: number) => {
+    const url = new URL(listUrl);
+    url.searchParams.set('page', String(target));
+    return url.toString();
+  };
+  return {
+    next: page < pageCount ? pageUrl(page + 1) : null,
+    prev: page > 1 ? pageUrl(Math.min(page - 1, Math.max(pageCount, 1))) : null,
+  };
+}
+
+/** The same links as an RFC 8288 Link header value, or null when there are none. */
+export function linkHeader(links: PagingLinks): string | null {
+  const parts = (['next', 'prev'] as const).flatMap((relation) => (links[relation] === null ? [] : [`<${links[relation]}>; rel="${relation}"`]));
+  return parts.length === 0 ? null : parts.join(', ');
+}
