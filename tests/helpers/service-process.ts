@@ -26,13 +26,8 @@ export interface ServiceProcess {
  */
 export async function startServiceProcess(databaseFile: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
   const store = currentStore();
-  let databaseName: string | null = null;
-  let databaseEnv: Record<string, string> = { DATABASE_FILENAME: databaseFile };
-  if (store === 'postgres') {
-    databaseName = postgresDatabaseFor(databaseFile);
-    await ensurePostgresDatabase(databaseName);
-    databaseEnv = postgresEnv(databaseName);
-  }
+  const databaseName = serviceDatabaseName(databaseFile);
+  const databaseEnv = await serviceDatabaseEnv(databaseFile);
   const child = fork(CHILD, [], {
     env: { ...process.env, ...databaseEnv, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -54,6 +49,17 @@ export async function startServiceProcess(databaseFile: string, env: Record<stri
       await exited;
     },
   };
+}
+
+/**
+ * The variables that point the app (a service process, a script such as `npm run token`) at the
+ * database that `databaseFile` stands for, creating it on PostgreSQL when it does not exist yet.
+ */
+export async function serviceDatabaseEnv(databaseFile: string): Promise<Record<string, string>> {
+  const databaseName = serviceDatabaseName(databaseFile);
+  if (databaseName === null) return { DATABASE_FILENAME: databaseFile };
+  await ensurePostgresDatabase(databaseName);
+  return postgresEnv(databaseName);
 }
 
 /** The PostgreSQL database service processes started on `databaseFile` use (null on SQLite). */
