@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../utils/get-service';
 import { linkHeader, pagingLinks } from '../utils/paging-links';
 import { validateCreateArticle } from '../validation/create-article';
-import { validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
+import { validateCreateQuery, validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
 
 interface Context {
   query: unknown;
@@ -40,8 +40,12 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async create(ctx: Context) {
-    await validateNoParameters(ctx.query);
+    const { dryRun } = await validateCreateQuery(ctx.query);
     const input = await validateCreateArticle(ctx.request.body);
+    if (dryRun) {
+      ctx.body = { data: await getService(strapi, 'article-writes').dryRun(input), meta: { dry_run: true } };
+      return;
+    }
     const article = await getService(strapi, 'article-writes').create(input);
     ctx.status = 201;
     ctx.set('Location', `/api/artikel/${encodeURIComponent(article.slug)}`);

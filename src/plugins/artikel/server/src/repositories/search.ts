@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
 import { ftsAllOf, searchText, splitSearchWords } from '../utils/search-words';
-import type { Knex } from './transactions';
+import { database, type Knex } from './transactions';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -60,7 +60,7 @@ interface PublishedText {
  * article rows are replaced on every publish. Shorter words are matched by a LIKE scan.
  */
 function sqliteSearch(strapi: Core.Strapi): SearchIndex {
-  const knex = () => strapi.db.connection;
+  const knex = () => database(strapi);
 
   /** FTS5 rows are addressed by rowid only, so a document's entry is removed through its docs row. */
   const remove = async (db: Knex, documentIds: string[]): Promise<void> => {
@@ -184,7 +184,7 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
  * may not create it) the same LIKE runs as a scan: slower, same answers.
  */
 function postgresSearch(strapi: Core.Strapi): SearchIndex {
-  const knex = () => strapi.db.connection;
+  const knex = () => database(strapi);
 
   const insertTexts = async (db: Knex, rows: PublishedText[]): Promise<void> => {
     for (let start = 0; start < rows.length; start += BATCH) {

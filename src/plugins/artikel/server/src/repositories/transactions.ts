@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 
 export type Knex = Core.Strapi['db']['connection'];
@@ -16,7 +17,20 @@ interface TransactionScope {
  * it forever.
  */
 export function inTransaction<T>(strapi: Core.Strapi, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
-  return strapi.db.transaction((scope: TransactionScope) => work(scope)) as Promise<T>;
+  return strapi.db.transaction((scope: TransactionScope) => current.run(scope.trx, () => work(scope))) as Promise<T>;
+}
+
+// The transaction the work of inTransaction runs in, for the plugin's own queries made within it.
+const current = new AsyncLocalStorage<Transaction>();
+
+/**
+ * The connection every query of the plugin runs on: the transaction it is part of, if any (so a
+ * read inside a write, on SQLite's one connection, never waits for a second one), else the pool.
+ * A callback that outlives its transaction (a timer set inside it) gets the pool.
+ */
+export function database(strapi: Core.Strapi): Knex {
+  const trx = current.getStore();
+  return trx !== undefined && !trx.isCompleted() ? trx : strapi.db.connection;
 }
 
 /**

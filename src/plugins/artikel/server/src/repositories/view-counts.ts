@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
-import type { Knex } from './transactions';
+import { database, type Knex } from './transactions';
 
 type CountRow = { views: number | string };
 type RawResult = { rows?: CountRow[] } | CountRow[];
@@ -31,7 +31,7 @@ function newDocumentId(): string {
  * published), stored as epoch milliseconds on SQLite and as timestamps on PostgreSQL.
  */
 export function viewCounts(strapi: Core.Strapi) {
-  const knex = () => strapi.db.connection;
+  const knex = () => database(strapi);
   const now = (): Date | number => (isSqlite(strapi) ? Date.now() : new Date());
 
   return {

@@ -12,6 +12,7 @@ import {
   toIsoString,
 } from '../utils/article-records';
 import { searchIndex } from '../repositories/search';
+import { database } from '../repositories/transactions';
 import { getService } from '../utils/get-service';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
@@ -86,7 +87,7 @@ function toRecord(row: SummaryRow): ArticleRecord {
  * count per category in one query; every one of them reads published rows only.
  */
 const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
-  const knex = (): Knex => strapi.db.connection;
+  const knex = (): Knex => database(strapi);
   const views = (): ArticleViewsService => strapi.plugin(PLUGIN_ID).service('article-views') as ArticleViewsService;
 
   const recordContext = (): RecordContext => ({

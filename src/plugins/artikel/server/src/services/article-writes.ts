@@ -12,24 +12,33 @@ import type { CreateArticleInput } from '../validation/create-article';
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.
 const MAX_SLUG_ATTEMPTS = 25;
 
-const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => ({
+/** Thrown inside a dry run's transaction to roll it back, carrying the article as it would have been stored. */
+class DryRunOutcome extends Error {
+  constructor(readonly article: FullArticle) {
+    super('dry run: rolled back');
+  }
+}
+
+const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
   /**
    * Creates an article through the Document Service, so the admin's rules, hooks and webhooks
-   * apply; its category is created in the same transaction, so a refused article leaves none.
+   * apply, with its category in the same transaction (a refused article leaves none), and reads it
+   * back in that transaction. A dry run then rolls everything back: no row, no category, no index
+   * entry, no webhook (Strapi emits them on commit), no notice to other instances.
    */
-  async create(input: CreateArticleInput): Promise<FullArticle> {
+  const write = async (input: CreateArticleInput, dryRun: boolean): Promise<FullArticle> => {
     const { category: categoryName, status = 'published', ...fields } = input;
-
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const documentId = await inTransaction(strapi, async () => {
+        return await inTransaction(strapi, async () => {
           const category = await getService(strapi, 'categories').findOrCreate(categoryName);
           const created = await strapi.documents(ARTICLE_UID).create({ data: { ...fields, category: category.documentId }, status });
-          return created.documentId;
+          const article = await getService(strapi, 'article-reads').fullArticle(created.documentId, status);
+          if (dryRun) throw new DryRunOutcome(article);
+          return article;
         });
-        // Read after the commit: the reads use connections of their own.
-        return await getService(strapi, 'article-reads').fullArticle(documentId, status);
       } catch (error) {
+        if (error instanceof DryRunOutcome) return error.article;
         if (error instanceof SlugTakenError) throw slugConflictError(error.slug);
         if (!isUniqueViolation(error, 'slug')) throw error;
         // A concurrent create took the slug between the check and the insert: an explicit one is
@@ -38,7 +47,13 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => ({
         if (attempt >= MAX_SLUG_ATTEMPTS) throw error;
       }
     }
-  },
-});
+  };
+
+  return {
+    create: (input: CreateArticleInput) => write(input, false),
+    /** Every check and default of create, and the article as it would be stored now; stores nothing. */
+    dryRun: (input: CreateArticleInput) => write(input, true),
+  };
+};
 
 export default articleWrites;

@@ -65,6 +65,16 @@ export async function validateListQuery(query: unknown): Promise<ListQuery> {
 
 const slugSchema = yup.object({ slug: textValue() });
 
+const createQuerySchema = yup.object({
+  dry_run: textValue().oneOf(['true', 'false'], 'dry_run must be "true" or "false"'),
+});
+
+/** POST's query: only dry_run, which checks and shapes the article without storing it. */
+export async function validateCreateQuery(query: unknown): Promise<{ dryRun: boolean }> {
+  const raw = await validateInput<{ dry_run?: string }>(createQuerySchema, query, 'The query');
+  return { dryRun: raw.dry_run === 'true' };
+}
+
 /** A slug in the path: any text is looked up (an unknown one is a 404), but one PostgreSQL could not even compare is a 400. */
 export async function validateSlug(slug: string): Promise<string> {
   await validateInput<{ slug: string }>(slugSchema, { slug }, 'The path');
