@@ -35,7 +35,6 @@ export function viewCounts(strapi: Core.Strapi) {
   const now = (): Date | number => (isSqlite(strapi) ? Date.now() : new Date());
 
   return {
-    /** The unique index the upsert's ON CONFLICT names; Strapi's schema format cannot declare it. */
     /** Adds one view and returns the new count, in one statement (SQLite 3.35+ and PostgreSQL). */
     async increment(articleDocumentId: string): Promise<number> {
       const at = now();
