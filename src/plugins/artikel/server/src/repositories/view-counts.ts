@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
-import { database, type Knex } from './transactions';
+import { database } from './transactions';
 
 type CountRow = { views: number | string };
 type RawResult = { rows?: CountRow[] } | CountRow[];
@@ -73,8 +73,9 @@ export function viewCounts(strapi: Core.Strapi) {
       return Number(result?.rowCount ?? result?.changes ?? 0);
     },
 
-    async remove(trx: Knex, articleDocumentId: string): Promise<void> {
-      await trx(TABLES.viewCounts).where({ article_document_id: articleDocumentId }).delete();
+    /** Removes an article's count, in the transaction the caller is in (the delete's). */
+    async remove(articleDocumentId: string): Promise<void> {
+      await knex()(TABLES.viewCounts).where({ article_document_id: articleDocumentId }).delete();
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
-import { inTransaction } from '../repositories/transactions';
+import { afterCommit } from '../repositories/transactions';
 import { viewCounts } from '../repositories/view-counts';
 import { isSqlite } from '../utils/database-dialect';
 
@@ -60,12 +60,10 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Drops a deleted article's count, in the delete's transaction; the remembered one once it commits. */
     async forget(documentId: string): Promise<void> {
-      await inTransaction(strapi, async ({ trx, onCommit }) => {
-        await stored.remove(trx, documentId);
-        onCommit(() => {
-          generation += 1;
-          remembered.delete(documentId);
-        });
+      await stored.remove(documentId);
+      await afterCommit(strapi, () => {
+        generation += 1;
+        remembered.delete(documentId);
       });
     },
 
