@@ -13,7 +13,7 @@ const path = require('node:path');
 const { fork, spawnSync } = require('node:child_process');
 const { parseArgs } = require('./lib/args');
 const { checkEndpoint, compareAnswers } = require('./lib/checks');
-const { endpointPlan, sampleRequests } = require('./lib/endpoints');
+const { endpointPlan, sampleRequests, SEARCH_SQL_WORDS } = require('./lib/endpoints');
 const { runLoad } = require('./lib/load-client');
 const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('./lib/report');
 const { tableExists } = require('./lib/raw-queries');
@@ -22,7 +22,6 @@ const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv } = 
 const { drain } = require('./lib/http-get');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
-const SEARCH_SQL_WORDS = 30;
 
 const SERVER_DEFINITIONS = {
   ours: {

@@ -8,6 +8,17 @@ const SLUG_SAMPLE = 2000;
 const WORD_SAMPLE = 50;
 const TAG_SAMPLE = 6;
 const PAGE_SIZE = 10;
+// How many of the sampled words the SQL-only search comparisons (SQLite and PostgreSQL) time.
+const SEARCH_SQL_WORDS = 30;
+
+/**
+ * The words searched for: real words spread evenly over the vocabulary, which the generator orders
+ * from most to least frequent, so they match anything from most articles to a handful.
+ */
+function searchWordSample() {
+  const candidates = createArticleGenerator().realWords.filter((word) => word.length >= 3);
+  return Array.from({ length: Math.min(WORD_SAMPLE, candidates.length) }, (_, i) => candidates[Math.floor((i * candidates.length) / WORD_SAMPLE)]);
+}
 
 /**
  * What the requests rotate over. Slugs are read from the database; words come from the seeder's
@@ -28,8 +39,7 @@ function sampleRequests(databaseFile) {
   } finally {
     db.close();
   }
-  const candidates = createArticleGenerator().realWords.filter((word) => word.length >= 3);
-  const words = Array.from({ length: Math.min(WORD_SAMPLE, candidates.length) }, (_, i) => candidates[Math.floor((i * candidates.length) / WORD_SAMPLE)]);
+  const words = searchWordSample();
   const lower = TAGS.map((tag) => tag.toLowerCase());
   const standalone = TAGS.filter((tag, i) => lower.every((other, j) => j === i || !other.includes(lower[i])));
   const tags = Array.from({ length: TAG_SAMPLE }, (_, i) => standalone[Math.floor((i * standalone.length) / TAG_SAMPLE)]);
@@ -111,4 +121,4 @@ function endpointPlan(samples) {
   ];
 }
 
-module.exports = { sampleRequests, endpointPlan, PAGE_SIZE };
+module.exports = { sampleRequests, searchWordSample, endpointPlan, PAGE_SIZE, SEARCH_SQL_WORDS };
