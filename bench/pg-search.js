@@ -1,10 +1,13 @@
 'use strict';
 
 // node bench/pg-search.js [--articles N]: the search on PostgreSQL alone, without HTTP. Fills a
-// throwaway cluster with the benchmark's generated articles, builds the plugin's search rows
-// (title, content and tags lower-cased, with a pg_trgm GIN index) and times, per word, the indexed
-// lookup against the LIKE scan over the articles that it replaces, counting the same articles.
-// Needs `npm run build` (it uses the plugin's own search text) and root or the postgres user.
+// throwaway cluster with the benchmark's generated articles and times, per word, the LIKE scan over
+// the articles against the plugin's word index (each published article's distinct lower-cased words
+// in a GIN-indexed array, found through a pg_trgm index over the dictionary of all words) and, for
+// comparison, a pg_trgm index over each article's whole lower-cased text, which must re-read every
+// candidate's text. All three must count the same articles. The words are the ones bench/run.js
+// times on SQLite. Needs `npm run build` (it uses the plugin's own word splitting) and root or the
+// postgres user.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -12,16 +15,18 @@ const path = require('node:path');
 const { Client } = require('pg');
 const cliProgress = require('cli-progress');
 const { createArticleGenerator } = require('./lib/article-generator');
+const { searchWordSample, SEARCH_SQL_WORDS } = require('./lib/endpoints');
 
 const ROOT = path.resolve(__dirname, '..');
-const WORDS = 25;
 const BATCH = 500;
 
-function searchTextFunction() {
+function pluginSearchTerms() {
   const compiled = path.join(ROOT, 'dist', 'src', 'plugins', 'artikel', 'server', 'src', 'utils', 'search-words.js');
-  if (!fs.existsSync(compiled)) throw new Error('Run `npm run build` first: the benchmark uses the plugin\'s compiled search text.');
-  return require(compiled).searchText;
+  if (!fs.existsSync(compiled)) throw new Error('Run `npm run build` first: the benchmark uses the plugin\'s compiled word splitting.');
+  return require(compiled).searchTerms;
 }
+
+const wholeText = (article) => [article.title, article.content, article.tags].map((text) => (text ?? '').toLowerCase()).join('\n');
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -41,7 +46,7 @@ async function main() {
   const articlesFlag = process.argv.indexOf('--articles');
   const total = articlesFlag === -1 ? 100_000 : Number(process.argv[articlesFlag + 1]);
   if (!Number.isSafeInteger(total) || total < 1) throw new Error('--articles takes a whole number');
-  const searchText = searchTextFunction();
+  const searchTerms = pluginSearchTerms();
 
   const clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-pg-bench-'));
   const script = path.join(ROOT, 'scripts', 'postgres-cluster.sh');
@@ -57,7 +62,9 @@ async function main() {
     await client.connect();
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
     await client.query('CREATE TABLE articles (id serial PRIMARY KEY, document_id varchar(255), title text, content text, tags text, published_at timestamptz)');
-    await client.query('CREATE TABLE artikel_search_docs (document_id varchar(255) PRIMARY KEY, body text NOT NULL)');
+    await client.query('CREATE TABLE whole_texts (document_id varchar(255) PRIMARY KEY, body text NOT NULL)');
+    await client.query('CREATE TABLE artikel_search_docs (document_id varchar(255) PRIMARY KEY, article_id integer, terms text[] NOT NULL)');
+    await client.query('CREATE TABLE artikel_search_terms (term text PRIMARY KEY)');
 
     const generator = createArticleGenerator();
     const bar = new cliProgress.SingleBar({ format: 'seeding {bar} {value}/{total} articles' }, cliProgress.Presets.shades_classic);
@@ -73,51 +80,79 @@ async function main() {
       await client.query(`INSERT INTO articles (document_id, title, content, tags, published_at) VALUES ${articleRows.join(', ')}`, articleValues);
       const published = batch.filter((article) => article.publishedAt !== null);
       const docRows = published.map((article, index) => {
-        docValues.push(article.documentId, searchText(article));
+        docValues.push(article.documentId, wholeText(article));
         return `($${index * 2 + 1}, $${index * 2 + 2})`;
       });
-      if (docRows.length > 0) await client.query(`INSERT INTO artikel_search_docs (document_id, body) VALUES ${docRows.join(', ')}`, docValues);
+      if (docRows.length > 0) await client.query(`INSERT INTO whole_texts (document_id, body) VALUES ${docRows.join(', ')}`, docValues);
+      const termValues = [];
+      const termRows = published.map((article, index) => {
+        termValues.push(article.documentId, searchTerms(article));
+        return `($${index * 2 + 1}, $${index * 2 + 2})`;
+      });
+      if (termRows.length > 0) {
+        await client.query(`INSERT INTO artikel_search_docs (document_id, terms) VALUES ${termRows.join(', ')}`, termValues);
+        const batchTerms = [...new Set(termValues.filter(Array.isArray).flat())];
+        await client.query('INSERT INTO artikel_search_terms (term) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [batchTerms]);
+      }
       bar.update(done + batch.length);
     }
     bar.stop();
-    const indexStart = Date.now();
-    await client.query('CREATE INDEX artikel_search_docs_body_trgm ON artikel_search_docs USING gin (body gin_trgm_ops)');
-    const indexSeconds = (Date.now() - indexStart) / 1000;
-    await client.query('ANALYZE');
+    const timedStep = async (sql) => {
+      const start = Date.now();
+      await client.query(sql);
+      return (Date.now() - start) / 1000;
+    };
+    const indexSeconds = {
+      wholeTextTrigram: await timedStep('CREATE INDEX whole_texts_body_trgm ON whole_texts USING gin (body gin_trgm_ops)'),
+      wordArrays: await timedStep('CREATE INDEX artikel_search_docs_terms ON artikel_search_docs USING gin (terms)'),
+      dictionaryTrigram: await timedStep('CREATE INDEX artikel_search_terms_trgm ON artikel_search_terms USING gin (term gin_trgm_ops)'),
+    };
+    await client.query('VACUUM ANALYZE');
+    const size = async (relation) => Number((await client.query('SELECT pg_total_relation_size($1) AS bytes', [relation])).rows[0].bytes);
+    const sizes = { wholeTexts: await size('whole_texts'), wordIndex: (await size('artikel_search_docs')) + (await size('artikel_search_terms')) };
+    const dictionaryWords = Number((await client.query('SELECT count(*) FROM artikel_search_terms')).rows[0].count);
 
-    const words = generator.realWords.filter((word) => word.length >= 4).slice(0, WORDS);
-    const scan = 'SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND (LOWER(title) LIKE $1 OR LOWER(content) LIKE $1 OR LOWER(tags) LIKE $1)';
-    const indexed = "SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN (SELECT document_id FROM artikel_search_docs WHERE body LIKE $1 ESCAPE '\\')";
+    const words = searchWordSample().slice(0, SEARCH_SQL_WORDS);
+    const methods = {
+      like: 'SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND (LOWER(title) LIKE $1 OR LOWER(content) LIKE $1 OR LOWER(tags) LIKE $1)',
+      wordIndex:
+        "SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN (SELECT document_id FROM artikel_search_docs WHERE terms && ARRAY(SELECT term FROM artikel_search_terms WHERE term LIKE $1 ESCAPE '\\'))",
+      wholeTextTrigram: "SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN (SELECT document_id FROM whole_texts WHERE body LIKE $1 ESCAPE '\\')",
+    };
     const pattern = (word) => [`%${escapeLike(word.toLowerCase())}%`];
     // An untimed pass brings the pages into the cache, as in the SQLite figure.
-    for (const word of words) {
-      await client.query(scan, pattern(word));
-      await client.query(indexed, pattern(word));
-    }
+    for (const word of words) for (const sql of Object.values(methods)) await client.query(sql, pattern(word));
     const perWord = [];
     for (const word of words) {
-      const like = await timedCount(client, scan, pattern(word));
-      const trigram = await timedCount(client, indexed, pattern(word));
-      perWord.push({ word, likeMs: like.ms, trigramMs: trigram.ms, likeCount: like.count, trigramCount: trigram.count });
+      const row = { word };
+      for (const [name, sql] of Object.entries(methods)) {
+        const { ms, count } = await timedCount(client, sql, pattern(word));
+        row[`${name}Ms`] = ms;
+        row[`${name}Count`] = count;
+      }
+      perWord.push(row);
     }
-    const likeMedianMs = median(perWord.map((row) => row.likeMs));
-    const trigramMedianMs = median(perWord.map((row) => row.trigramMs));
+    const medians = Object.fromEntries(Object.keys(methods).map((name) => [name, median(perWord.map((row) => row[`${name}Ms`]))]));
     const result = {
       articles: total,
       postgres: (await client.query('SHOW server_version')).rows[0].server_version,
-      trigramIndexBuildSeconds: indexSeconds,
+      indexBuildSeconds: indexSeconds,
+      bytes: sizes,
+      dictionaryWords,
       words: perWord.length,
-      likeMedianMs,
-      trigramMedianMs,
-      ratio: likeMedianMs / trigramMedianMs,
-      countMismatches: perWord.filter((row) => row.likeCount !== row.trigramCount).map((row) => `${row.word}: LIKE ${row.likeCount}, trigram ${row.trigramCount}`),
+      medianMs: medians,
+      ratio: { wordIndex: medians.like / medians.wordIndex, wholeTextTrigram: medians.like / medians.wholeTextTrigram },
+      countMismatches: perWord
+        .filter((row) => row.wordIndexCount !== row.likeCount || row.wholeTextTrigramCount !== row.likeCount)
+        .map((row) => `${row.word}: LIKE ${row.likeCount}, word index ${row.wordIndexCount}, whole-text trigram ${row.wholeTextTrigramCount}`),
       perWord,
     };
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
     fs.writeFileSync(path.join(__dirname, 'results', `pg-search-${total}.json`), `${JSON.stringify(result, null, 2)}\n`);
     console.log(
-      `PostgreSQL ${result.postgres}, ${total} articles: LIKE scan median ${likeMedianMs.toFixed(1)} ms, pg_trgm median ${trigramMedianMs.toFixed(2)} ms, ` +
-        `${result.ratio.toFixed(1)}x faster over ${perWord.length} words; index built in ${indexSeconds.toFixed(0)} s; count mismatches: ${result.countMismatches.length}`,
+      `PostgreSQL ${result.postgres}, ${total} articles, ${perWord.length} words: LIKE scan median ${medians.like.toFixed(1)} ms; ` +
+        `word index median ${medians.wordIndex.toFixed(2)} ms (${result.ratio.wordIndex.toFixed(1)}x faster); ` +
+        `whole-text pg_trgm median ${medians.wholeTextTrigram.toFixed(2)} ms (${result.ratio.wholeTextTrigram.toFixed(1)}x); count mismatches: ${result.countMismatches.length}`,
     );
   } finally {
     await client.end().catch(() => undefined);

@@ -131,6 +131,19 @@ describe('GET /api/artikel', () => {
     }
   });
 
+  it('finds parts of a very long word (a pasted URL or hash) and the whole of it, in any case', async () => {
+    const hash = `${'A1b2C3d4'.repeat(60)}Falcon${'e5F6'.repeat(30)}`;
+    const documentId = await createArticle(app.strapi, { title: 'Checksums', slug: 'checksums', category: portraits, content: `Download https://example.com/raw/${hash}.zip today.` });
+    try {
+      for (const q of [hash.toLowerCase(), `raw/${hash}.ZIP`, 'falcon', 'falconE5f6', `${'c3d4a1b2'.repeat(40)}`]) {
+        expect(slugsOf((await app.api().get('/api/artikel').query({ q }).expect(200)).body)).toEqual(['checksums']);
+      }
+      expect(slugsOf((await app.api().get('/api/artikel').query({ q: `${hash}x` }).expect(200)).body)).toEqual([]);
+    } finally {
+      await app.strapi.documents(ARTICLE_UID).delete({ documentId });
+    }
+  });
+
   it('keeps search results in step with edits, unpublishing, publishing and deletion', async () => {
     const search = async (q: string) => slugsOf((await app.api().get('/api/artikel').query({ q }).expect(200)).body);
     const documentId = await createArticle(app.strapi, { title: 'Snowy forest walk', slug: 'snowy-forest', category: portraits, content: 'Frost on pine needles.' });

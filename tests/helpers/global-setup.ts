@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { compileStrapi } from '@strapi/strapi';
 import { currentStore, withPostgres } from './store';
@@ -20,6 +21,8 @@ export default async function globalSetup(): Promise<void> {
     process.stdout.write(`\nTesting on ${server.split(' on ')[0]} at ${process.env.DATABASE_URL ? 'DATABASE_URL' : `${process.env.DATABASE_HOST}:${process.env.DATABASE_PORT ?? 5432}`}\n`);
   }
   const appDir = path.resolve(__dirname, '..', '..');
+  // Each test file adds the number of answers it checked against the OpenAPI document; the teardown sums them.
+  process.env.ARTIKEL_OPENAPI_TALLY = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-openapi-')), 'tally');
   fs.rmSync(path.join(appDir, 'dist'), { recursive: true, force: true });
   process.env.STRAPI_TELEMETRY_DISABLED = 'true';
   await compileStrapi({ appDir });

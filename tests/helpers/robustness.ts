@@ -35,7 +35,7 @@ export function isContractError(answer: HttpAnswer): boolean {
  */
 export async function storedRowCounts(strapi: Core.Strapi): Promise<Record<string, number>> {
   const searchIndex = (await strapi.db.connection.schema.hasTable('artikel_search_docs')) ? ['artikel_search_docs'] : [];
-  const tables = ['articles', 'categories', 'articles_category_lnk', 'artikel_tags', ...searchIndex, 'artikel_view_counts', 'files'];
+  const tables = ['articles', 'categories', 'articles_category_lnk', 'artikel_tags', ...searchIndex, 'artikel_view_counts', 'artikel_idempotency_keys', 'files'];
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const row = (await strapi.db.connection(table).count({ total: '*' }).first()) as { total: number | string };

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createStrapi, type Core } from '@strapi/strapi';
 import supertest from 'supertest';
+import { checkedAgainstOpenApi } from './openapi-check';
 import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, type Store } from './store';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
@@ -54,7 +55,7 @@ export async function startStrapi(options: StartOptions = {}): Promise<TestApp> 
     if (databaseName !== null && options.databaseFile === undefined) await dropPostgresDatabase(databaseName).catch(() => undefined);
     throw error;
   }
-  const agent = supertest.agent(strapi.server.httpServer);
+  const agent = supertest.agent(strapi.server.httpServer).use(checkedAgainstOpenApi);
   return {
     strapi,
     api: () => agent,

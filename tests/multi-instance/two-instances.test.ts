@@ -172,6 +172,30 @@ onPostgres('two service instances on one PostgreSQL database', () => {
     expect((await post(first, { title: `After recovery ${posted}`, category: 'Evenings', content: 'Announced again.' })).status).toBe(201);
     await timeUntil(async () => slugsOf((await getJson(second, '/api/artikel?limit=50')).body.data).includes(later));
   });
+
+  it('create one article for one Idempotency-Key sent to both instances at once, and replay it on either', async () => {
+    posted += 1;
+    const body = { title: `Both doors ${posted}`, category: 'Retries', content: 'Sent twice.' };
+    const keyed = (service: ServiceProcess) =>
+      fetch(`${service.baseUrl}/api/artikel`, {
+        method: 'POST',
+        // One client, one token: the first instance's, which the second accepts from the shared database.
+        headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': `both-doors-${posted}` },
+        body: JSON.stringify(body),
+      });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => keyed(index % 2 === 0 ? first : second)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+    const ids = await Promise.all(answers.filter((answer) => answer.status === 201).map(async (answer) => ((await answer.json()) as { data: { id: string } }).data.id));
+    expect(new Set(ids).size).toBe(1);
+    for (const service of [first, second]) {
+      const replay = await keyed(service);
+      expect(replay.status).toBe(201);
+      expect(((await replay.json()) as { data: { id: string } }).data.id).toBe(ids[0]);
+    }
+    const found = await getJson(first, `/api/artikel?q=${encodeURIComponent(`both doors ${posted}`)}`);
+    expect((found.body.data as Summary[]).filter((article) => article.title === body.title)).toHaveLength(1);
+  });
 });
 
 onPostgres('the POST rate limit on several instances', () => {

@@ -10,6 +10,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'article-index').reconcile();
   await explainEditViews(strapi);
   await getService(strapi, 'read-freshness').start();
+  await getService(strapi, 'idempotency').start();
 };
 
 export default bootstrap;

@@ -20,7 +20,13 @@ export const TABLES = {
   tags: 'artikel_tags',
   searchDocuments: 'artikel_search_docs',
   search: 'artikel_search',
+  /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */
+  searchTerms: 'artikel_search_terms',
+  /** PostgreSQL: words too long for the dictionary's index, per article. */
+  searchLongTerms: 'artikel_search_long_terms',
   rateLimits: 'artikel_rate_limits',
+  /** The stored answers of POSTs sent with an Idempotency-Key. */
+  idempotencyKeys: 'artikel_idempotency_keys',
 } as const;
 
 /** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */

@@ -9,10 +9,13 @@ export interface ArtikelConfig {
   sitePreviewUrl: string;
   /** How long a draft's preview link works (ARTIKEL_PREVIEW_MINUTES). */
   previewLinkMinutes: number;
+  /** How long the answer to a POST with an Idempotency-Key is kept for its retries (ARTIKEL_IDEMPOTENCY_HOURS). */
+  idempotencyHours: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
 const DEFAULT_PREVIEW_LINK_MINUTES = 30;
+const DEFAULT_IDEMPOTENCY_HOURS = 24;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -41,6 +44,7 @@ export default {
       siteArticleUrl,
       sitePreviewUrl: process.env.SITE_PREVIEW_URL?.trim() || defaultPreviewUrl(siteArticleUrl),
       previewLinkMinutes: wholeNumberFromEnv(process.env.ARTIKEL_PREVIEW_MINUTES, DEFAULT_PREVIEW_LINK_MINUTES),
+      idempotencyHours: wholeNumberFromEnv(process.env.ARTIKEL_IDEMPOTENCY_HOURS, DEFAULT_IDEMPOTENCY_HOURS),
     };
   },
   validator(config: ArtikelConfig) {
@@ -58,6 +62,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.previewLinkMinutes) || config.previewLinkMinutes < 1) {
       throw new Error('artikel: ARTIKEL_PREVIEW_MINUTES must be a whole number of minutes, at least 1');
+    }
+    if (!Number.isSafeInteger(config.idempotencyHours) || config.idempotencyHours < 1) {
+      throw new Error('artikel: ARTIKEL_IDEMPOTENCY_HOURS must be a whole number of hours, at least 1');
     }
   },
 };

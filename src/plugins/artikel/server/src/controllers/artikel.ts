@@ -1,7 +1,12 @@
 import type { Core } from '@strapi/strapi';
+import type { PostOutcome } from '../services/article-writes';
+import type { KeyedRequest } from '../services/idempotency';
+import openApiDocument from '../openapi/openapi.json';
 import { getService } from '../utils/get-service';
 import { linkHeader, pagingLinks } from '../utils/paging-links';
+import { requestFingerprint } from '../utils/request-fingerprint';
 import { validateCreateArticle } from '../validation/create-article';
+import { validateIdempotencyKey } from '../validation/idempotency-key';
 import { validateCreateQuery, validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
 
 interface Context {
@@ -10,10 +15,17 @@ interface Context {
   path: string;
   querystring: string;
   params: Record<string, string>;
-  request: { body?: unknown };
+  request: { body?: unknown; headers: Record<string, string | string[] | undefined> };
+  state: { auth?: { credentials?: { id?: number | string } } };
   body: unknown;
   status: number;
   set: (header: string, value: string) => void;
+}
+
+async function writeArticle(strapi: Core.Strapi, body: unknown, dryRun: boolean, keyed: KeyedRequest | null): Promise<PostOutcome> {
+  const input = await validateCreateArticle(body);
+  const writes = getService(strapi, 'article-writes');
+  return dryRun ? writes.dryRun(input) : writes.create(input, keyed);
 }
 
 const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
@@ -41,15 +53,16 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
 
   async create(ctx: Context) {
     const { dryRun } = await validateCreateQuery(ctx.query);
-    const input = await validateCreateArticle(ctx.request.body);
-    if (dryRun) {
-      ctx.body = { data: await getService(strapi, 'article-writes').dryRun(input), meta: { dry_run: true } };
-      return;
-    }
-    const article = await getService(strapi, 'article-writes').create(input);
-    ctx.status = 201;
-    ctx.set('Location', `/api/artikel/${encodeURIComponent(article.slug)}`);
-    ctx.body = { data: article };
+    const key = validateIdempotencyKey(ctx.request.headers['idempotency-key']);
+    // A dry run stores nothing, so it has nothing to replay: its key is checked, not kept.
+    const keyed = key === null || dryRun ? null : { scope: `token:${ctx.state.auth?.credentials?.id ?? 'none'}`, key, fingerprint: requestFingerprint(ctx.request.body) };
+    // A retry of a finished request is answered before its body is checked again: the first answer, or a 422 for another body.
+    const outcome = (keyed && (await getService(strapi, 'idempotency').storedAnswer(keyed))) ?? null;
+    const answer = outcome ? { ...outcome, replayed: true } : await writeArticle(strapi, ctx.request.body, dryRun, keyed);
+    ctx.status = answer.status;
+    if (answer.location !== null) ctx.set('Location', answer.location);
+    if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
+    ctx.body = answer.body;
   },
 
   async preview(ctx: Context) {
@@ -59,6 +72,12 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Robots-Tag', 'noindex');
     ctx.body = { data: draft };
+  },
+
+  /** The OpenAPI 3.1 description of these routes, as kept in the repository (openapi/openapi.json). */
+  async openApi(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    ctx.body = openApiDocument;
   },
 
   async latest(ctx: Context) {

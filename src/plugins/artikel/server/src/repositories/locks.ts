@@ -14,3 +14,16 @@ export async function lockUntilCommit(strapi: Core.Strapi, name: string): Promis
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`artikel:${name}`]);
   });
 }
+
+/**
+ * Takes the lock on a name until the current transaction ends if no one holds it, without waiting:
+ * false while another transaction (on any instance) holds it. SQLite: always true, the one write
+ * transaction at a time is the turn.
+ */
+export async function tryLockUntilCommit(strapi: Core.Strapi, name: string): Promise<boolean> {
+  if (isSqlite(strapi)) return true;
+  return inTransaction(strapi, async ({ trx }) => {
+    const result = (await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`artikel:${name}`])) as { rows: Array<{ locked: boolean }> };
+    return result.rows[0]?.locked === true;
+  });
+}

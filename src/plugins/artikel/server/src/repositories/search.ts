@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
-import { ftsAllOf, searchText, splitSearchWords } from '../utils/search-words';
+import { ftsAllOf, searchTerms, splitSearchWords } from '../utils/search-words';
 import { database, type Knex } from './transactions';
 
 type QueryBuilder = ReturnType<Knex>;
@@ -24,6 +24,9 @@ export interface SearchIndex {
 const BATCH = 500;
 const FTS_DEFAULT_AUTOMERGE = 4;
 const FTS_CHUNK = 2000;
+/** PostgreSQL: longest word (in characters, up to 4 bytes each) kept in the dictionary; btree keys end near 2,700 bytes. */
+const LONG_WORD = 200;
+const isLong = (word: string): boolean => [...word].length > LONG_WORD;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
@@ -178,50 +181,84 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
 }
 
 /**
- * PostgreSQL: one row per published article holding its title, content and tags lower-cased by
- * the plugin (JavaScript's Unicode case mapping, so the answer does not depend on the database's
- * locale), with a pg_trgm GIN index that answers LIKE '%word%'. Without the extension (a role that
- * may not create it) the same LIKE runs as a scan: slower, same answers.
+ * PostgreSQL: a word index. Each published article's row holds its distinct words (title, content
+ * and tags lower-cased by the plugin with JavaScript's Unicode case mapping, so the answer does not
+ * depend on the database's locale, split at white space) in an array with a GIN index, and a
+ * dictionary holds every word with a pg_trgm index. A query word is looked up in the dictionary
+ * (LIKE '%word%' over short words: cheap even where it must recheck) and the articles holding any
+ * of the words found come from the array index, which answers overlap exactly, so no article's text
+ * is read. Same answers as LIKE over the text: a query word has no white space, so it is a
+ * substring of the text exactly when it is a substring of one of its words.
+ *
+ * Words longer than LONG_WORD (a URL, a pasted hash) would overflow a btree key; they are kept per
+ * article in a table of their own that every query word also scans (it is small: long words are rare).
+ * The dictionary only grows (a word no article holds any more matches nothing); it is bounded by
+ * the distinct words ever published. Without pg_trgm (a role that may not create it) the dictionary
+ * is scanned: slower, same answers.
  */
 function postgresSearch(strapi: Core.Strapi): SearchIndex {
   const knex = () => database(strapi);
 
-  const insertTexts = async (db: Knex, rows: PublishedText[]): Promise<void> => {
+  const insertEntries = async (db: Knex, rows: PublishedText[]): Promise<void> => {
     for (let start = 0; start < rows.length; start += BATCH) {
-      const batch = rows.slice(start, start + BATCH).map((row) => ({ document_id: row.document_id, body: searchText(row), article_id: row.id }));
-      await db(TABLES.searchDocuments).insert(batch).onConflict('document_id').merge();
+      const entries = rows.slice(start, start + BATCH).map((row) => {
+        const terms = searchTerms(row);
+        return { document_id: row.document_id, article_id: row.id, terms: terms.filter((term) => !isLong(term)), longTerms: terms.filter(isLong) };
+      });
+      // Sorted, so that two transactions adding the same new words take their row locks in one order.
+      const words = [...new Set(entries.flatMap((entry) => entry.terms))].sort();
+      await db.raw(`INSERT INTO ${TABLES.searchTerms} (term) SELECT term FROM unnest(?::text[]) WITH ORDINALITY AS t(term, n) ORDER BY n ON CONFLICT DO NOTHING`, [words]);
+      await db(TABLES.searchDocuments)
+        .insert(entries.map(({ longTerms, ...entry }) => entry))
+        .onConflict('document_id')
+        .merge();
+      const longTerms = entries.flatMap((entry) => entry.longTerms.map((term) => ({ document_id: entry.document_id, term })));
+      if (longTerms.length > 0) await db(TABLES.searchLongTerms).insert(longTerms);
+    }
+  };
+
+  const removeEntries = async (db: Knex, documentIds: string[]): Promise<void> => {
+    await db(TABLES.searchDocuments).whereIn('document_id', documentIds).delete();
+    await db(TABLES.searchLongTerms).whereIn('document_id', documentIds).delete();
+  };
+
+  /** Tables of the earlier form (each article's whole text, trigram-indexed) are replaced; rebuild() fills the new ones. */
+  const dropEarlierForm = async (db: Knex): Promise<void> => {
+    if ((await db.schema.hasTable(TABLES.searchDocuments)) && (await db.schema.hasColumn(TABLES.searchDocuments, 'body'))) {
+      strapi.log.info('artikel: search index: replacing the whole-text index with the word index');
+      await db.schema.dropTable(TABLES.searchDocuments);
     }
   };
 
   return {
     async ensure() {
-      if (!(await knex().schema.hasTable(TABLES.searchDocuments))) {
-        await knex().schema.createTable(TABLES.searchDocuments, (table) => {
-          table.string('document_id', 255).primary();
-          table.text('body').notNullable();
-          table.integer('article_id');
-        });
-      } else {
-        await addArticleIdColumn(knex());
-      }
+      await dropEarlierForm(knex());
+      await knex().raw(
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchDocuments} (document_id varchar(255) PRIMARY KEY, article_id integer, terms text[] NOT NULL)`,
+      );
+      await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchDocuments}_terms ON ${TABLES.searchDocuments} USING gin (terms)`);
+      await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchTerms} (term text PRIMARY KEY)`);
+      await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchLongTerms} (document_id varchar(255) NOT NULL, term text NOT NULL)`);
+      await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchLongTerms}_document ON ${TABLES.searchLongTerms} (document_id)`);
       try {
         await knex().raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-        await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchDocuments}_body_trgm ON ${TABLES.searchDocuments} USING gin (body gin_trgm_ops)`);
+        await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchTerms}_trgm ON ${TABLES.searchTerms} USING gin (term gin_trgm_ops)`);
       } catch (error) {
         strapi.log.warn(`artikel: search runs without the pg_trgm index (${String(error)}); ask the database owner to run CREATE EXTENSION pg_trgm`);
       }
     },
 
     async sync(trx, documentId) {
-      await trx(TABLES.searchDocuments).where({ document_id: documentId }).delete();
+      await removeEntries(trx, [documentId]);
       const published = (await trx(TABLES.articles).select('id', 'document_id', 'title', 'content', 'tags').where({ document_id: documentId }).whereNotNull('published_at')) as PublishedText[];
-      await insertTexts(trx, published);
+      await insertEntries(trx, published);
     },
 
     async rebuild() {
-      const removed = Number(
-        await knex().raw(`DELETE FROM ${TABLES.searchDocuments} d WHERE NOT EXISTS (${builtFrom(knex(), 'd').toQuery()})`).then((result: { rowCount?: number }) => result.rowCount ?? 0),
-      );
+      const stale = (await knex()({ d: TABLES.searchDocuments }).select('d.document_id').whereNotExists(builtFrom(knex(), 'd'))) as Array<{ document_id: string }>;
+      for (let start = 0; start < stale.length; start += BATCH) {
+        await knex().transaction((trx) => removeEntries(trx, stale.slice(start, start + BATCH).map((row) => row.document_id)));
+      }
       let added = 0;
       for (let afterId = 0; ; ) {
         const rows = (await knex()({ a: TABLES.articles })
@@ -230,20 +267,29 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
           .where('a.id', '>', afterId)
           .whereNotExists(knex()({ d: TABLES.searchDocuments }).select(knex().raw('1')).whereRaw('d.document_id = a.document_id'))
           .orderBy('a.id')
-          .limit(FTS_CHUNK)) as Array<PublishedText & { id: number }>;
+          .limit(FTS_CHUNK)) as PublishedText[];
         if (rows.length === 0) break;
-        await insertTexts(knex(), rows);
+        await knex().transaction((trx) => insertEntries(trx, rows));
+        if (Math.floor((added + rows.length) / 10_000) > Math.floor(added / 10_000)) strapi.log.info(`artikel: search index: ${added + rows.length} articles added`);
         added += rows.length;
         afterId = Number(rows[rows.length - 1].id);
       }
-      return { added, removed };
+      return { added, removed: stale.length };
     },
 
     filter(query, words) {
-      if (words.length === 0) return query;
-      const matching = knex()(TABLES.searchDocuments).select('document_id');
-      for (const word of words) matching.whereRaw("body LIKE ? ESCAPE '\\'", [`%${escapeLike(word.toLowerCase())}%`]);
-      return query.whereIn('a.document_id', matching);
+      for (const word of words) {
+        const pattern = `%${escapeLike(word.toLowerCase())}%`;
+        const inLongWords = knex()(TABLES.searchLongTerms).select('document_id').whereRaw("term LIKE ? ESCAPE '\\'", [pattern]);
+        const holding = isLong(word)
+          ? inLongWords
+          : knex()(TABLES.searchDocuments)
+              .select('document_id')
+              .whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern])
+              .union(inLongWords);
+        query.whereIn('a.document_id', holding);
+      }
+      return query;
     },
   };
 }

@@ -8,6 +8,7 @@ export default {
       { method: 'GET', path: '/', handler: 'artikel.find', config: publicRead },
       { method: 'GET', path: '/categories', handler: 'artikel.categories', config: publicRead },
       { method: 'GET', path: '/latest', handler: 'artikel.latest', config: publicRead },
+      { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: publicRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: publicRead },
       // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
       { method: 'GET', path: '/preview/:token', handler: 'artikel.preview', config: publicRead },

@@ -4,6 +4,7 @@ import articleReads from './article-reads';
 import articleViews from './article-views';
 import articleWrites from './article-writes';
 import categories from './categories';
+import idempotency from './idempotency';
 import outsideWrites from './outside-writes';
 import pluginTables from './plugin-tables';
 import preview from './preview';
@@ -18,6 +19,7 @@ export default {
   'article-views': articleViews,
   'article-writes': articleWrites,
   categories,
+  idempotency,
   'outside-writes': outsideWrites,
   'plugin-tables': pluginTables,
   preview,

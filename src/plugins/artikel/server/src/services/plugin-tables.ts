@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { ensureIdempotencyTable } from '../repositories/idempotency-keys';
 import { ensureRateLimitTable } from '../repositories/rate-limits';
 import { searchIndex } from '../repositories/search';
 import { viewCounts } from '../repositories/view-counts';
@@ -48,6 +49,7 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
 
     await searchIndex(strapi).ensure();
     await ensureRateLimitTable(strapi);
+    await ensureIdempotencyTable(strapi);
 
     // Every article has exactly one draft row, so a unique slug among draft rows is a unique slug
     // per article; Strapi's schema format cannot express a partial or an expression index.

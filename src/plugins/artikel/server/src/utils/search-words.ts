@@ -23,10 +23,16 @@ export function ftsAllOf(words: string[]): string {
 }
 
 /**
- * The text a word is looked up in where the plugin keeps it itself (PostgreSQL): title, content and
- * tags lower-cased with Unicode's case mapping, one per line, so that no word (which never holds
- * white space) can match across two of them.
+ * The words an article is found by where the plugin keeps them itself (PostgreSQL): title, content
+ * and tags lower-cased with Unicode's case mapping, split at white space, each once, sorted. A query
+ * word never holds white space (q is split at it), so it is a substring of the article's text exactly
+ * when it is a substring of one of these words: looking it up among them gives the same answer as
+ * LIKE over the whole text, without reading that text.
  */
-export function searchText(article: { title: string | null; content: string | null; tags: string | null }): string {
-  return [article.title, article.content, article.tags].map((text) => (text ?? '').toLowerCase()).join('\n');
+export function searchTerms(article: { title: string | null; content: string | null; tags: string | null }): string[] {
+  const terms = new Set<string>();
+  for (const text of [article.title, article.content, article.tags]) {
+    for (const term of (text ?? '').toLowerCase().split(/\s+/)) if (term !== '') terms.add(term);
+  }
+  return [...terms].sort();
 }
