@@ -19,6 +19,7 @@ const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('
 const { tableExists } = require('./lib/raw-queries');
 const { compareSearch } = require('./lib/search-sql');
 const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv } = require('./lib/server-env');
+const { sqliteStore } = require('./lib/store');
 const { drain } = require('./lib/http-get');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
@@ -101,7 +102,7 @@ async function benchServer({ name, databaseFile, plan, samples, options }) {
     command: process.execPath,
     args: definition.args,
     cwd: APP_DIR,
-    env: serverEnv({ databaseFile, port, extra: definition.env }),
+    env: serverEnv({ store: sqliteStore(databaseFile), port, extra: definition.env }),
     readyPath: definition.readyPath,
     logFile: path.join(DATA_DIR, 'logs', `${name}.log`),
     readyTimeoutMs: options.startTimeout * 1000,
@@ -146,7 +147,7 @@ async function main() {
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles);
   const databaseFile = seedInfo.database;
-  const samples = sampleRequests(databaseFile);
+  const samples = await sampleRequests(sqliteStore(databaseFile));
   const plan = endpointPlan(samples);
   const perRun = options.warmup + options.duration;
   say(`\nMeasuring ${plan.length} endpoints on ${servers.length} servers, ${perRun} s each (about ${Math.ceil((plan.length * servers.length * (perRun + 1)) / 60)} min), ${options.connections} connections.`);
