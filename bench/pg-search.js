@@ -5,13 +5,12 @@
 // (title, content and tags lower-cased, with a pg_trgm GIN index) and times, per word, the indexed
 // lookup against the LIKE scan over the articles that it replaces, counting the same articles.
 // Needs `npm run build` (it uses the plugin's own search text) and root or the postgres user.
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
 const cliProgress = require('cli-progress');
 const { createArticleGenerator } = require('./lib/article-generator');
+const { startCluster, stopCluster } = require('./lib/pg-cluster');
 
 const ROOT = path.resolve(__dirname, '..');
 const WORDS = 25;
@@ -43,15 +42,7 @@ async function main() {
   if (!Number.isSafeInteger(total) || total < 1) throw new Error('--articles takes a whole number');
   const searchText = searchTextFunction();
 
-  const clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-pg-bench-'));
-  const script = path.join(ROOT, 'scripts', 'postgres-cluster.sh');
-  const env = Object.fromEntries(
-    execFileSync('bash', [script, 'start', clusterDir], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => /^export (\w+)=(.*)$/.exec(line))
-      .filter(Boolean)
-      .map(([, name, value]) => [name, value.replace(/^'|'$/g, '')]),
-  );
+  const { dir: clusterDir, env } = startCluster();
   const client = new Client({ host: env.DATABASE_HOST, port: Number(env.DATABASE_PORT), user: env.DATABASE_USERNAME, password: env.DATABASE_PASSWORD, database: env.DATABASE_NAME });
   try {
     await client.connect();
@@ -121,7 +112,7 @@ async function main() {
     );
   } finally {
     await client.end().catch(() => undefined);
-    execFileSync('bash', [script, 'stop', clusterDir], { stdio: 'inherit' });
+    stopCluster(clusterDir);
   }
 }
 
