@@ -55,7 +55,7 @@ const DEFAULT_SERVERS = { sqlite: 'ours,stock,raw', postgres: 'ours,stock,ours2'
 // Why a server is not measured on a store (see `stores` in lib/chart.js).
 const NOT_ON = {
   raw: 'bench/raw-server.js reads the SQLite file with better-sqlite3 and has no PostgreSQL version',
-  ours2: 'two instances are measured on PostgreSQL only (--store postgres), the store several instances share in production',
+  ours2: 'two instances are measured on PostgreSQL only (--store postgres): the plugin keeps several instances in step through PostgreSQL, and a SQLite file is served by one process',
 };
 
 // Servers started and not yet stopped, so an interrupted run can stop them with the cluster.
