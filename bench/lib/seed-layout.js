@@ -3,7 +3,8 @@
 // How Strapi 5 stores the Article and Category content types in SQLite, as observed by creating
 // documents through the Document Service (see bench/README.md): datetimes are epoch milliseconds,
 // locale is NULL without i18n, a published article is a draft row plus a published row with the
-// same document_id, and each of those rows has its own category link row.
+// same document_id, and each of those rows has its own category link row. seed-postgres.js writes
+// the same rows on PostgreSQL with the columns, values and link order defined here.
 
 const ARTICLE_COLUMNS = [
   'document_id', 'title', 'slug', 'summary', 'content', 'tags', 'cover_image_url', 'author', 'meta_title',
