@@ -8,14 +8,13 @@
 // candidate's text. All three must count the same articles. The words are the ones bench/run.js
 // times on SQLite. Needs `npm run build` (it uses the plugin's own word splitting) and root or the
 // postgres user.
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
 const cliProgress = require('cli-progress');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { searchWordSample, SEARCH_SQL_WORDS } = require('./lib/endpoints');
+const { startCluster, stopCluster } = require('./lib/pg-cluster');
 
 const ROOT = path.resolve(__dirname, '..');
 const BATCH = 500;
@@ -48,15 +47,7 @@ async function main() {
   if (!Number.isSafeInteger(total) || total < 1) throw new Error('--articles takes a whole number');
   const searchTerms = pluginSearchTerms();
 
-  const clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-pg-bench-'));
-  const script = path.join(ROOT, 'scripts', 'postgres-cluster.sh');
-  const env = Object.fromEntries(
-    execFileSync('bash', [script, 'start', clusterDir], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => /^export (\w+)=(.*)$/.exec(line))
-      .filter(Boolean)
-      .map(([, name, value]) => [name, value.replace(/^'|'$/g, '')]),
-  );
+  const { dir: clusterDir, env } = startCluster();
   const client = new Client({ host: env.DATABASE_HOST, port: Number(env.DATABASE_PORT), user: env.DATABASE_USERNAME, password: env.DATABASE_PASSWORD, database: env.DATABASE_NAME });
   try {
     await client.connect();
@@ -156,7 +147,7 @@ async function main() {
     );
   } finally {
     await client.end().catch(() => undefined);
-    execFileSync('bash', [script, 'stop', clusterDir], { stdio: 'inherit' });
+    stopCluster(clusterDir);
   }
 }
 

@@ -1,11 +1,13 @@
 'use strict';
 
-// The benchmark in one command: seed, build, then for each server in turn (ours, stock Strapi,
+// The benchmark in one command: build, seed, then for each server in turn (ours, stock Strapi,
 // raw) start it, check every endpoint answers correctly, warm up and measure with autocannon from
-// a separate process; print the table and write bench/results/.
+// a separate process; print the table and write bench/results/. With --store postgres the data goes
+// into a throwaway PostgreSQL cluster started for the run (and removed after it), raw is left out
+// (it reads SQLite only) and ours2, two instances of our app on the one database, can be measured.
 //
-//   node bench/run.js [--articles 10000] [--duration 8] [--connections 20] [--warmup 2]
-//                     [--skip-build] [--servers ours,stock,raw] [--start-timeout S]
+//   node bench/run.js [--store sqlite|postgres] [--articles 10000] [--duration 8] [--connections 20]
+//                     [--warmup 2] [--skip-build] [--servers ours,stock,raw] [--start-timeout S]
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -15,17 +17,20 @@ const { parseArgs } = require('./lib/args');
 const { checkEndpoint, compareAnswers } = require('./lib/checks');
 const { endpointPlan, sampleRequests, SEARCH_SQL_WORDS } = require('./lib/endpoints');
 const { runLoad } = require('./lib/load-client');
+const { SERVERS, STORE_NAMES } = require('./lib/chart');
+const { startCluster, stopCluster } = require('./lib/pg-cluster');
 const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('./lib/report');
-const { tableExists } = require('./lib/raw-queries');
 const { compareSearch } = require('./lib/search-sql');
 const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv } = require('./lib/server-env');
+const { STORES, describeStore, hasSearchIndex, postgresStore, sqliteStore, withPostgres } = require('./lib/store');
 const { drain } = require('./lib/http-get');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
+const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
 
 const SERVER_DEFINITIONS = {
   ours: {
-    args: [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'],
+    args: STRAPI_START,
     readyPath: '/api/artikel/latest',
   },
   stock: {
@@ -37,7 +42,24 @@ const SERVER_DEFINITIONS = {
     args: [path.join(BENCH_DIR, 'raw-server.js')],
     readyPath: '/api/artikel/latest',
   },
+  // Our app twice, as a site behind a load balancer would run it: two `strapi start` on the one
+  // PostgreSQL database, each on its own port, the load generator's connections split between them.
+  ours2: {
+    args: STRAPI_START,
+    readyPath: '/api/artikel/latest',
+    instances: 2,
+  },
 };
+
+const DEFAULT_SERVERS = { sqlite: 'ours,stock,raw', postgres: 'ours,stock,ours2' };
+// Why a server is not measured on a store (see `stores` in lib/chart.js).
+const NOT_ON = {
+  raw: 'bench/raw-server.js reads the SQLite file with better-sqlite3 and has no PostgreSQL version',
+  ours2: 'two instances are measured on PostgreSQL only (--store postgres): the plugin keeps several instances in step through PostgreSQL, and a SQLite file is served by one process',
+};
+
+// Servers started and not yet stopped, so an interrupted run can stop them with the cluster.
+const liveServers = new Set();
 
 const say = (text) => process.stdout.write(`${text}\n`);
 const seconds = (start) => (Date.now() - start) / 1000;
@@ -58,10 +80,17 @@ function build(skip) {
   return { skipped: false, seconds: seconds(start) };
 }
 
-/** Runs bench/seed.js as its own process: it boots Strapi with its own environment. */
-function seed(articles) {
+/**
+ * Runs bench/seed.js as its own process: it boots Strapi with its own environment. On PostgreSQL
+ * `databaseEnv` holds the cluster's DATABASE_* variables.
+ */
+function seed(articles, store, databaseEnv = {}) {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(BENCH_DIR, 'seed.js'), ['--articles', String(articles)], { cwd: APP_DIR, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(path.join(BENCH_DIR, 'seed.js'), ['--articles', String(articles), '--store', store], {
+      cwd: APP_DIR,
+      env: { ...process.env, ...databaseEnv },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let info = null;
     child.on('message', (message) => {
       if (message.type === 'seeded') info = message.info;
@@ -85,30 +114,78 @@ function machine() {
 const describeRun = (run) =>
   `${run.rps.toFixed(1)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${isValid(run) ? '' : ` — ${run.non2xx} non-2xx, ${run.errors} errors`}`;
 
-/** Waits for what the last load left running on the server, and says so when it was long. */
-async function settle(name, port, readyPath) {
-  const seconds = await drain(port, readyPath);
+/** Waits for what the last load left running on the server (every instance), and says so when it was long. */
+async function settle(name, ports, readyPath) {
+  const seconds = Math.max(...(await Promise.all(ports.map((port) => drain(port, readyPath)))));
   if (seconds > 1) say(`[${name}] waited ${seconds.toFixed(1)} s for requests left in flight to finish`);
 }
 
-/** One server: start, check each endpoint, measure each endpoint, stop. */
-async function benchServer({ name, databaseFile, plan, samples, options }) {
+async function stopServers(servers) {
+  for (const server of servers) {
+    await stopServer(server);
+    liveServers.delete(server);
+  }
+}
+
+/**
+ * Starts a server's instances one after the other: the first start on a freshly seeded database
+ * builds the plugin's tag and search indexes, which a second instance must find built rather than
+ * build alongside it.
+ */
+async function startInstances({ name, store, options }) {
   const definition = SERVER_DEFINITIONS[name];
-  const port = await freePort();
-  say(`\n[${name}] starting on 127.0.0.1:${port} ...`);
-  const server = await startServer({
-    name,
-    command: process.execPath,
-    args: definition.args,
-    cwd: APP_DIR,
-    env: serverEnv({ databaseFile, port, extra: definition.env }),
-    readyPath: definition.readyPath,
-    logFile: path.join(DATA_DIR, 'logs', `${name}.log`),
-    readyTimeoutMs: options.startTimeout * 1000,
-    onWaiting: (elapsed) => say(`[${name}] still starting after ${Math.round(elapsed)} s (the first start on a new database builds the plugin's tag and search indexes) ...`),
-  });
-  say(`[${name}] ready in ${server.startupSeconds.toFixed(1)} s (log: ${path.relative(process.cwd(), server.logFile)})`);
-  const outcome = { startupSeconds: server.startupSeconds, endpoints: {} };
+  const count = definition.instances ?? 1;
+  const started = [];
+  try {
+    for (let i = 1; i <= count; i += 1) {
+      const label = count === 1 ? name : `${name} #${i}`;
+      const port = await freePort();
+      say(`\n[${label}] starting on 127.0.0.1:${port} ...`);
+      const server = await startServer({
+        name: label,
+        command: process.execPath,
+        args: definition.args,
+        cwd: APP_DIR,
+        env: serverEnv({ store, port, extra: definition.env }),
+        readyPath: definition.readyPath,
+        logFile: path.join(DATA_DIR, 'logs', count === 1 ? `${name}.log` : `${name}-${i}.log`),
+        readyTimeoutMs: options.startTimeout * 1000,
+        onWaiting: (elapsed) => say(`[${label}] still starting after ${Math.round(elapsed)} s (the first start on a new database builds the plugin's tag and search indexes) ...`),
+      });
+      liveServers.add(server);
+      started.push(server);
+      say(`[${label}] ready in ${server.startupSeconds.toFixed(1)} s (log: ${path.relative(process.cwd(), server.logFile)})`);
+    }
+  } catch (error) {
+    await stopServers(started);
+    throw error;
+  }
+  return started;
+}
+
+/**
+ * The endpoint's checks on every instance. The instances serve one database, so beyond each
+ * passing on its own, they must give the same answers; the first instance's answers stand for the
+ * server in the comparison with ours.
+ */
+async function checkInstances({ name, ports, endpoint, samples }) {
+  const checks = [];
+  for (const port of ports) checks.push(await checkEndpoint({ server: name, port, endpoint, slugs: samples.slugs }));
+  if (checks.length === 1) return checks[0];
+  const problems = checks.flatMap((check, i) => check.problems.map((problem) => `instance #${i + 1}: ${problem}`));
+  for (let i = 1; i < checks.length; i += 1) {
+    problems.push(...compareAnswers(endpoint, checks[0].answers, checks[i].answers, `${name} #1`, `${name} #${i + 1}`).differences);
+  }
+  return { answers: checks[0].answers, problems };
+}
+
+/** One server (one or more instances): start, check each endpoint, measure each endpoint, stop. */
+async function benchServer({ name, store, plan, samples, options }) {
+  const definition = SERVER_DEFINITIONS[name];
+  const instances = await startInstances({ name, store, options });
+  const ports = instances.map((instance) => instance.port);
+  const outcome = { startupSeconds: instances[0].startupSeconds, endpoints: {} };
+  if (instances.length > 1) outcome.instanceStartupSeconds = instances.map((instance) => instance.startupSeconds);
   try {
     if (options.serverWarmup > 0) {
       // A freshly started Node server needs some ten seconds of load before the JIT has settled;
@@ -116,56 +193,118 @@ async function benchServer({ name, databaseFile, plan, samples, options }) {
       const longest = Math.max(...plan.map((endpoint) => endpoint.paths[name].length));
       const mixed = Array.from({ length: longest }, (_, i) => plan.map((endpoint) => endpoint.paths[name][i % endpoint.paths[name].length])).flat();
       say(`[${name}] warming up for ${options.serverWarmup} s on every endpoint ...`);
-      await runLoad({ port, paths: mixed, connections: options.connections, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
-      await settle(name, port, definition.readyPath);
+      await runLoad({ ports, paths: mixed, connections: options.connections, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
+      await settle(name, ports, definition.readyPath);
     }
     for (const endpoint of plan) {
-      const check = await checkEndpoint({ server: name, port, endpoint, slugs: samples.slugs });
+      const check = await checkInstances({ name, ports, endpoint, samples });
       for (const problem of check.problems) say(`[${name}] ${endpoint.key}: CHECK FAILED ${problem}`);
-      const run = await runLoad({ port, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: definition.readyPath });
+      const run = await runLoad({ ports, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: definition.readyPath });
       say(`[${name}] ${endpoint.label.padEnd(28)} ${describeRun(run)}`);
-      await settle(name, port, definition.readyPath);
+      await settle(name, ports, definition.readyPath);
       outcome.endpoints[endpoint.key] = { run, check };
     }
   } finally {
-    await stopServer(server);
+    await stopServers(instances);
   }
   return outcome;
 }
 
-async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 10000, duration: 8, connections: 20, warmup: 2, serverWarmup: 10, skipBuild: false, servers: 'ours,stock,raw', startTimeout: 0 });
-  options.articles = Math.round(options.articles);
-  // The plugin indexes every article at its first start on a freshly seeded file.
-  options.startTimeout = options.startTimeout || 300 + Math.ceil(options.articles / 50);
-  const servers = options.servers.split(',').map((name) => name.trim()).filter(Boolean);
-  for (const name of servers) if (!SERVER_DEFINITIONS[name]) throw new Error(`Unknown server "${name}"; known: ${Object.keys(SERVER_DEFINITIONS).join(', ')}`);
-  const started = Date.now();
-  const createdAt = new Date().toISOString();
+/** The servers asked for, less those that cannot be measured on the store (said so, not an error). */
+function chooseServers(options) {
+  const asked = (options.servers || DEFAULT_SERVERS[options.store]).split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of asked) if (!SERVER_DEFINITIONS[name]) throw new Error(`Unknown server "${name}"; known: ${Object.keys(SERVER_DEFINITIONS).join(', ')}`);
+  const servers = asked.filter((name) => SERVERS.find((server) => server.key === name).stores.includes(options.store));
+  for (const name of asked.filter((n) => !servers.includes(n))) say(`[${name}] skipped on ${STORE_NAMES[options.store]}: ${NOT_ON[name]}.`);
+  if (servers.length === 0) throw new Error(`No server left to measure on ${STORE_NAMES[options.store]}`);
+  return servers;
+}
 
-  const buildInfo = build(options.skipBuild);
-  const seedInfo = await seed(options.articles);
-  const databaseFile = seedInfo.database;
-  const samples = sampleRequests(databaseFile);
+/** Stops what an interrupted run left: the servers, then the cluster; then exits. */
+function stopOnSignals(clusterDir) {
+  const handler = (signal) => {
+    say(`\n${signal}: stopping the servers and the PostgreSQL cluster ...`);
+    for (const server of liveServers) server.child.kill('SIGKILL');
+    stopCluster(clusterDir);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+/**
+ * Seeds the store and runs `measure(store, seedInfo)` on it. SQLite: the seeded file under
+ * bench/.data/, reused when it exists. PostgreSQL: a throwaway cluster started here, seeded once,
+ * and stopped and removed afterwards, whatever happens in between.
+ */
+async function withSeededStore(options, measure) {
+  if (options.store === 'sqlite') {
+    const seedInfo = await seed(options.articles, 'sqlite');
+    return measure(sqliteStore(seedInfo.database), seedInfo);
+  }
+  say('\nPostgreSQL: starting a throwaway cluster (scripts/postgres-cluster.sh) ...');
+  const cluster = startCluster();
+  const forgetSignals = stopOnSignals(cluster.dir);
+  try {
+    const store = postgresStore(cluster.env);
+    const seedInfo = await seed(options.articles, 'postgres', cluster.env);
+    say(`Seeded PostgreSQL in ${seedInfo.seconds.toFixed(1)} s (${seedInfo.schemaSeconds.toFixed(1)} s of it Strapi creating its schema and the categories).`);
+    return await measure(store, seedInfo);
+  } finally {
+    for (const server of liveServers) await stopServer(server);
+    stopCluster(cluster.dir);
+    forgetSignals();
+  }
+}
+
+/** What the results record about the store: its kind, and PostgreSQL's version. */
+async function storeInfo(store) {
+  if (store.kind === 'sqlite') return { kind: 'sqlite' };
+  const version = await withPostgres(store, async (client) => (await client.query('SHOW server_version')).rows[0].server_version);
+  return { kind: 'postgres', version: `PostgreSQL ${version.split(' ')[0]}`, cluster: 'throwaway, started for this run (scripts/postgres-cluster.sh: fsync off)' };
+}
+
+const SEARCH_SQL_ON_POSTGRES = {
+  skipped: 'it compares SQLite\'s FTS5 index with LIKE; for PostgreSQL\'s pg_trgm index against LIKE run `node bench/pg-search.js`',
+};
+
+/** The SQL-level search comparison: FTS5 against LIKE, on the SQLite file itself. */
+function searchSqlOnSqlite(store, samples) {
+  say('\nSQL-level search comparison ...');
+  return compareSearch(store.file, samples.words.slice(0, SEARCH_SQL_WORDS));
+}
+
+function serverSummary(name, outcome) {
+  return {
+    startupSeconds: outcome.startupSeconds ?? null,
+    ...(outcome.instanceStartupSeconds ? { instances: outcome.instanceStartupSeconds.length, instanceStartupSeconds: outcome.instanceStartupSeconds } : {}),
+    failed: outcome.failed ?? null,
+    ...(name === 'ours' ? { searchIndex: outcome.searchIndex ?? null } : {}),
+  };
+}
+
+/** Every server in turn on the seeded store, then the endpoints' results and the servers' agreement. */
+async function measureServers({ store, servers, options }) {
+  const samples = await sampleRequests(store);
   const plan = endpointPlan(samples);
   const perRun = options.warmup + options.duration;
-  say(`\nMeasuring ${plan.length} endpoints on ${servers.length} servers, ${perRun} s each (about ${Math.ceil((plan.length * servers.length * (perRun + 1)) / 60)} min), ${options.connections} connections.`);
+  say(`\nMeasuring ${plan.length} endpoints on ${servers.length} servers, ${perRun} s each (about ${Math.ceil((plan.length * servers.length * (perRun + 1)) / 60)} min), ${options.connections} connections, on ${describeStore(store)}.`);
 
   const outcomes = {};
   for (const name of servers) {
     try {
-      outcomes[name] = await benchServer({ name, databaseFile, plan, samples, options });
+      outcomes[name] = await benchServer({ name, store, plan, samples, options });
     } catch (error) {
       // One server that cannot start or be measured must not hide the others' results.
       say(`[${name}] FAILED: ${error.message}`);
       outcomes[name] = { failed: error.message.split('\n')[0], endpoints: {} };
       continue;
     }
-    if (name === 'ours') {
-      const db = new (require('better-sqlite3'))(databaseFile, { readonly: true });
-      outcomes.ours.searchIndex = tableExists(db, 'artikel_search');
-      db.close();
-    }
+    if (name === 'ours') outcomes.ours.searchIndex = await hasSearchIndex(store);
   }
 
   const differences = [];
@@ -187,37 +326,50 @@ async function main() {
       }
     }
     const valid = servers.every((name) => isValid(results[name]) && checks[name].length === 0);
-    return { key: endpoint.key, label: endpoint.label, note: endpoint.note, results, checks, ratios: ratiosOf(results), valid };
+    return { key: endpoint.key, label: endpoint.label, note: endpoint.note, results, checks, ratios: ratiosOf(results, store.kind), valid };
   });
+  return { samples, outcomes, endpoints, differences, compared };
+}
 
-  say('\nSQL-level search comparison ...');
-  const searchSql = compareSearch(databaseFile, samples.words.slice(0, SEARCH_SQL_WORDS));
+async function main() {
+  const options = parseArgs(process.argv.slice(2), { store: 'sqlite', articles: 10000, duration: 8, connections: 20, warmup: 2, serverWarmup: 10, skipBuild: false, servers: '', startTimeout: 0 });
+  if (!STORES.includes(options.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
+  options.articles = Math.round(options.articles);
+  // The plugin indexes every article at its first start on a freshly seeded database.
+  options.startTimeout = options.startTimeout || 300 + Math.ceil(options.articles / 50);
+  const servers = chooseServers(options);
+  const started = Date.now();
+  const createdAt = new Date().toISOString();
 
-  const results = {
-    createdAt,
-    options: { articles: options.articles, duration: options.duration, warmup: options.warmup, connections: options.connections, servers },
-    machine: machine(),
-    app: gitState(),
-    build: buildInfo,
-    seed: { reused: seedInfo.reused, seconds: seedInfo.seconds, bytes: seedInfo.bytes, published: seedInfo.published, drafts: seedInfo.drafts },
-    servers: Object.fromEntries(
-      servers.map((name) => [name, { startupSeconds: outcomes[name].startupSeconds ?? null, failed: outcomes[name].failed ?? null, ...(name === 'ours' ? { searchIndex: outcomes.ours.searchIndex ?? null } : {}) }]),
-    ),
-    samples: { slugs: samples.slugs.length, words: samples.words, tags: samples.tags, categories: samples.categories },
-    endpoints,
-    agreement: { comparedAnswers: compared, differences: differences.length },
-    differences,
-    searchSql,
-    totalSeconds: seconds(started),
-  };
+  const buildInfo = build(options.skipBuild);
+  const results = await withSeededStore(options, async (store, seedInfo) => {
+    const measured = await measureServers({ store, servers, options });
+    const searchSql = store.kind === 'sqlite' ? searchSqlOnSqlite(store, measured.samples) : SEARCH_SQL_ON_POSTGRES;
+    return {
+      createdAt,
+      options: { store: options.store, articles: options.articles, duration: options.duration, warmup: options.warmup, connections: options.connections, servers },
+      store: await storeInfo(store),
+      machine: machine(),
+      app: gitState(),
+      build: buildInfo,
+      seed: { reused: seedInfo.reused, seconds: seedInfo.seconds, schemaSeconds: seedInfo.schemaSeconds ?? null, bytes: seedInfo.bytes, published: seedInfo.published, drafts: seedInfo.drafts },
+      servers: Object.fromEntries(servers.map((name) => [name, serverSummary(name, measured.outcomes[name])])),
+      samples: { slugs: measured.samples.slugs.length, words: measured.samples.words, tags: measured.samples.tags, categories: measured.samples.categories },
+      endpoints: measured.endpoints,
+      agreement: { comparedAnswers: measured.compared, differences: measured.differences.length },
+      differences: measured.differences,
+      searchSql,
+    };
+  });
+  results.totalSeconds = seconds(started);
 
-  say(`\n${options.articles.toLocaleString('en-US')} articles (${seedInfo.published} published), ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up:\n`);
+  say(`\n${options.articles.toLocaleString('en-US')} articles (${results.seed.published} published) on ${results.store.version ?? STORE_NAMES[options.store]}, ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up:\n`);
   say(formatTable(results));
-  say(`\n${formatSearch(searchSql)}`);
+  say(`\n${formatSearch(results.searchSql)}`);
   const written = writeResults(results, RESULTS_DIR);
   say(`\nWrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
   say(`Total ${Math.round(results.totalSeconds)} s.`);
-  if (endpoints.some((endpoint) => !endpoint.valid)) process.exitCode = 1;
+  if (results.endpoints.some((endpoint) => !endpoint.valid)) process.exitCode = 1;
 }
 
 main().catch((error) => {

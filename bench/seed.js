@@ -1,10 +1,13 @@
 'use strict';
 
 // Fast benchmark data: Strapi creates its own schema and the categories once, then the articles go
-// straight into Strapi's tables with better-sqlite3, thousands per transaction. Going through the
-// Document Service would take minutes per 10,000 articles.
+// straight into Strapi's tables, thousands per transaction: with better-sqlite3 into a file under
+// bench/.data/, or with pg into the PostgreSQL database the DATABASE_* variables name (--store
+// postgres; bench/run.js starts a throwaway cluster for that). Going through the Document Service
+// would take minutes per 10,000 articles.
 //
 //   node bench/seed.js [--articles 10000] [--force]
+//   eval "$(bash scripts/postgres-cluster.sh start DIR)" && node bench/seed.js --store postgres [--articles 10000]
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -12,7 +15,9 @@ const cliProgress = require('cli-progress');
 const { parseArgs } = require('./lib/args');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { checkLayout, prepareInserts } = require('./lib/seed-layout');
+const postgresSeed = require('./lib/seed-postgres');
 const { APP_DIR, DATA_DIR, serverEnv } = require('./lib/server-env');
+const { STORES, describeStore, postgresStore, sqliteStore } = require('./lib/store');
 const { CATEGORIES } = require('./lib/vocabulary');
 
 // Bump when the generated data changes, so an older seeded file is not mistaken for the new one.
@@ -35,13 +40,13 @@ function removeDatabase(file) {
   for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${file}${suffix}`, { force: true });
 }
 
-/** Boots the built app once on an empty file, so every table and index is Strapi's own. */
-async function createSchema(databaseFile) {
+/** Boots the built app once on an empty store, so every table and index is Strapi's own. */
+async function createSchema(store) {
   const distDir = path.join(APP_DIR, 'dist');
   if (!fs.existsSync(path.join(distDir, 'src', 'plugins', 'artikel', 'server', 'src', 'index.js'))) {
     throw new Error('No build in dist/: run `npm run build` first (bench/run.js does unless --skip-build).');
   }
-  Object.assign(process.env, serverEnv({ databaseFile }));
+  Object.assign(process.env, serverEnv({ store }));
   const { createStrapi } = require('@strapi/strapi');
   const strapi = await createStrapi({ appDir: APP_DIR, distDir }).load();
   try {
@@ -52,6 +57,15 @@ async function createSchema(databaseFile) {
   } finally {
     await strapi.destroy();
   }
+}
+
+function progressBar(total) {
+  const bar = new cliProgress.SingleBar(
+    { format: 'Seeding  |{bar}| {value}/{total} articles | {duration_formatted} elapsed, ~{eta_formatted} left', noTTYOutput: true, notTTYSchedule: 3000, etaBuffer: 20, stream: process.stdout },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return bar;
 }
 
 async function insertArticles(databaseFile, total) {
@@ -80,11 +94,7 @@ async function insertArticles(databaseFile, total) {
       }
     });
 
-    const bar = new cliProgress.SingleBar(
-      { format: 'Seeding  |{bar}| {value}/{total} articles | {duration_formatted} elapsed, ~{eta_formatted} left', noTTYOutput: true, notTTYSchedule: 3000, etaBuffer: 20, stream: process.stdout },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0);
+    const bar = progressBar(total);
     for (let from = 0; from < total; from += ARTICLES_PER_TRANSACTION) {
       const to = Math.min(total, from + ARTICLES_PER_TRANSACTION);
       insertBatch(from, to);
@@ -120,7 +130,7 @@ async function seed({ articles, force = false }) {
 
   const started = Date.now();
   process.stdout.write(`Creating the Strapi schema in ${path.relative(process.cwd(), files.database)} ...\n`);
-  await createSchema(partial);
+  await createSchema(sqliteStore(partial));
   const schemaSeconds = (Date.now() - started) / 1000;
   const counts = await insertArticles(partial, articles);
   fs.renameSync(partial, files.database);
@@ -138,14 +148,33 @@ async function seed({ articles, force = false }) {
   return { ...info, database: files.database, reused: false };
 }
 
+/**
+ * The same articles into an empty PostgreSQL database. Never reused: the cluster is a throwaway
+ * one, started for one run.
+ */
+async function seedPostgres({ articles, store }) {
+  const started = Date.now();
+  process.stdout.write(`Creating the Strapi schema in ${describeStore(store)} ...\n`);
+  await createSchema(store);
+  const schemaSeconds = (Date.now() - started) / 1000;
+  const bar = progressBar(articles);
+  const counts = await postgresSeed.insertArticles(store, articles, (done) => bar.update(done));
+  bar.stop();
+  return { seedFormat: SEED_FORMAT, articles, ...counts, categories: CATEGORIES.length, schemaSeconds, seconds: (Date.now() - started) / 1000, createdAt: new Date().toISOString(), store: 'postgres', reused: false };
+}
+
 async function main() {
-  const args = parseArgs(process.argv.slice(2), { articles: 10000, force: false });
-  const info = await seed({ articles: args.articles, force: args.force });
+  const args = parseArgs(process.argv.slice(2), { articles: 10000, force: false, store: 'sqlite' });
+  if (!STORES.includes(args.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
+  const info = args.store === 'postgres'
+    ? await seedPostgres({ articles: args.articles, store: postgresStore(process.env) })
+    : await seed({ articles: args.articles, force: args.force });
   const size = `${(info.bytes / 1024 / 1024).toFixed(0)} MB`;
   process.stdout.write(
     info.reused
       ? `Reusing ${info.database} (${info.articles} articles, ${size}); --force seeds again.\n`
-      : `Seeded ${info.articles} articles (${info.published} published, ${info.drafts} drafts, ${info.rows} rows) in ${info.seconds.toFixed(1)} s, ${size}.\n`,
+      : `Seeded ${info.articles} articles (${info.published} published, ${info.drafts} drafts, ${info.rows} rows) in ${info.seconds.toFixed(1)} s ` +
+          `(schema and categories through Strapi ${info.schemaSeconds.toFixed(1)} s), ${size}.\n`,
   );
   // The process sends the result to bench/run.js when it started this one.
   if (process.send) process.send({ type: 'seeded', info });
@@ -161,4 +190,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { seed, seededFiles, readSeedInfo, SEED_FORMAT };
+module.exports = { seed, seedPostgres, seededFiles, readSeedInfo, SEED_FORMAT };

@@ -2,11 +2,30 @@
 
 // A hand-written SVG, so the result needs nothing to be looked at but a browser or GitHub's viewer.
 
+// Every server the benchmark knows, and the stores it is measured on (raw reads SQLite only; two
+// instances are measured on PostgreSQL, which is what several instances share in production).
 const SERVERS = [
-  { key: 'ours', label: '/api/artikel (ours)', color: '#2563eb' },
-  { key: 'stock', label: 'stock Strapi REST', color: '#9ca3af' },
-  { key: 'raw', label: 'raw node:http + SQLite', color: '#16a34a' },
+  { key: 'ours', label: '/api/artikel (ours)', color: '#2563eb', stores: ['sqlite', 'postgres'] },
+  { key: 'stock', label: 'stock Strapi REST', color: '#9ca3af', stores: ['sqlite', 'postgres'] },
+  { key: 'raw', label: 'raw node:http + SQLite', color: '#16a34a', stores: ['sqlite'] },
+  { key: 'ours2', label: 'two instances of ours (ours×2)', color: '#1e3a8a', stores: ['postgres'] },
 ];
+
+// The ratios of requests/s shown per endpoint, on the stores where both servers are measured.
+const RATIOS = [
+  { key: 'oursToStock', over: 'ours', under: 'stock', label: 'ours/stock', stores: ['sqlite', 'postgres'] },
+  { key: 'oursToRaw', over: 'ours', under: 'raw', label: 'ours/raw', stores: ['sqlite'] },
+  { key: 'ours2ToOurs', over: 'ours2', under: 'ours', label: 'ours×2/ours', stores: ['postgres'] },
+];
+
+const STORE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+/** The store a results object was measured on; results written before there was a choice are SQLite. */
+const storeOf = (results) => results.options.store ?? 'sqlite';
+const serversOf = (results) => SERVERS.filter((server) => server.stores.includes(storeOf(results)));
+const ratiosFor = (store) => RATIOS.filter((ratio) => ratio.stores.includes(store));
+/** "SQLite", or "PostgreSQL 15.4" when the run recorded the server's version. */
+const storeName = (results) => results.store?.version ?? STORE_NAMES[storeOf(results)];
 
 const WIDTH = 980;
 const LABEL_WIDTH = 235;
@@ -37,9 +56,10 @@ function ratioText(value) {
 /** Grouped horizontal bars of requests/s per endpoint, with the ratios under each endpoint name. */
 function renderChart(results) {
   const endpoints = results.endpoints;
-  const measured = endpoints.flatMap((endpoint) => SERVERS.map((server) => endpoint.results[server.key]?.rps ?? 0));
+  const servers = serversOf(results);
+  const measured = endpoints.flatMap((endpoint) => servers.map((server) => endpoint.results[server.key]?.rps ?? 0));
   const { max, step } = niceScale(Math.max(1, ...measured));
-  const groupHeight = SERVERS.length * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
+  const groupHeight = servers.length * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
   const chartBottom = TOP + endpoints.length * (groupHeight + GROUP_GAP);
   const footerLines = [];
   if (results.searchSql && !results.searchSql.skipped) {
@@ -48,7 +68,11 @@ function renderChart(results) {
   } else if (results.searchSql?.skipped) {
     footerLines.push(`SQL search comparison skipped: ${results.searchSql.skipped}.`);
   }
-  footerLines.push('Mean requests/s over each run; ours/stock > 1 means ours is faster; raw does every read in full (no response cache).');
+  footerLines.push(
+    storeOf(results) === 'postgres'
+      ? 'Mean requests/s over each run; ours/stock > 1 means ours is faster; ours×2 is two instances of ours on the same database, the connections split between them.'
+      : 'Mean requests/s over each run; ours/stock > 1 means ours is faster; raw does every read in full (no response cache).',
+  );
   footerLines.push('A bar marked ! had non-2xx answers or errors and is not a valid result. Stock cannot count views on the slug read.');
   const height = chartBottom + 44 + footerLines.length * 18;
 
@@ -56,9 +80,9 @@ function renderChart(results) {
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`);
   parts.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
   const o = results.options;
-  parts.push(`<text x="20" y="28" font-size="17" font-weight="600" fill="#111827">Requests per second, ${o.connections} connections, ${o.articles.toLocaleString('en-US')} articles</text>`);
+  parts.push(`<text x="20" y="28" font-size="17" font-weight="600" fill="#111827">Requests per second, ${o.connections} connections, ${o.articles.toLocaleString('en-US')} articles on ${escapeXml(storeName(results))}</text>`);
   parts.push(`<text x="20" y="48" fill="#4b5563">${escapeXml(`${results.createdAt} · ${o.duration} s per endpoint after ${o.warmup} s warm-up · ${results.machine.cpus} × ${results.machine.cpuModel} · Node ${results.machine.node}`)}</text>`);
-  SERVERS.forEach((server, i) => {
+  servers.forEach((server, i) => {
     const x = 20 + i * 230;
     parts.push(`<rect x="${x}" y="62" width="14" height="14" fill="${server.color}"/>`);
     parts.push(`<text x="${x + 20}" y="74" fill="#111827">${escapeXml(server.label)}</text>`);
@@ -76,9 +100,9 @@ function renderChart(results) {
     const y0 = TOP + g * (groupHeight + GROUP_GAP);
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 - 3}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(endpoint.label)}</text>`);
     const bounded = (key) => `${BOUND_SIGNS[endpoint.ratios.bounds?.[key]] ?? ''}${ratioText(endpoint.ratios[key])}`;
-    const ratios = `ours/stock ${bounded('oursToStock')} · ours/raw ${bounded('oursToRaw')}${endpoint.valid ? '' : ' !'}`;
+    const ratios = `${ratiosFor(storeOf(results)).map((ratio) => `${ratio.label} ${bounded(ratio.key)}`).join(' · ')}${endpoint.valid ? '' : ' !'}`;
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 + 13}" text-anchor="end" font-size="11" fill="${endpoint.valid ? '#4b5563' : '#dc2626'}">${escapeXml(ratios)}</text>`);
-    SERVERS.forEach((server, i) => {
+    servers.forEach((server, i) => {
       const run = endpoint.results[server.key];
       const y = y0 + i * (BAR_HEIGHT + BAR_GAP);
       if (!run) {
@@ -100,4 +124,4 @@ function renderChart(results) {
   return `${parts.join('\n')}\n`;
 }
 
-module.exports = { BOUND_SIGNS, renderChart, SERVERS };
+module.exports = { BOUND_SIGNS, RATIOS, SERVERS, STORE_NAMES, ratiosFor, renderChart, serversOf, storeName, storeOf };

@@ -1,7 +1,7 @@
 'use strict';
 
-const Database = require('better-sqlite3');
 const { createArticleGenerator } = require('./article-generator');
+const { publishedSlugs } = require('./store');
 const { CATEGORIES, TAGS } = require('./vocabulary');
 
 const SLUG_SAMPLE = 2000;
@@ -21,24 +21,13 @@ function searchWordSample() {
 }
 
 /**
- * What the requests rotate over. Slugs are read from the database; words come from the seeder's
- * vocabulary, evenly spread over its frequency ranks so that some match most articles and some a
- * few; tags are ones no other tag contains, so that stock's substring filter selects the same
- * articles as the plugin's whole-tag match.
+ * What the requests rotate over. Slugs are read from the store (SQLite file or PostgreSQL database);
+ * words come from the seeder's vocabulary, evenly spread over its frequency ranks so that some match
+ * most articles and some a few; tags are ones no other tag contains, so that stock's substring filter
+ * selects the same articles as the plugin's whole-tag match.
  */
-function sampleRequests(databaseFile) {
-  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
-  let slugs;
-  try {
-    const published = db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
-    const step = Math.max(1, Math.floor(published / SLUG_SAMPLE));
-    slugs = db
-      .prepare('SELECT slug FROM (SELECT slug, row_number() OVER (ORDER BY id) AS n FROM articles WHERE published_at IS NOT NULL) WHERE (n - 1) % ? = 0 LIMIT ?')
-      .pluck()
-      .all(step, SLUG_SAMPLE);
-  } finally {
-    db.close();
-  }
+async function sampleRequests(store) {
+  const slugs = await publishedSlugs(store, SLUG_SAMPLE);
   const words = searchWordSample();
   const lower = TAGS.map((tag) => tag.toLowerCase());
   const standalone = TAGS.filter((tag, i) => lower.every((other, j) => j === i || !other.includes(lower[i])));
@@ -53,12 +42,12 @@ const e = encodeURIComponent;
 const STOCK_LIST = q(`/api/articles?populate=category&pagination[pageSize]=${PAGE_SIZE}&sort=publishedAt:desc`);
 
 /**
- * The seven endpoints, each with its request paths on the three servers. `expect` says what a
+ * The seven endpoints, each with its request paths on every server. `expect` says what a
  * correct answer holds, checked before any measurement.
  */
 function endpointPlan(samples) {
   const ours = (suffix) => `/api/artikel${suffix}`;
-  return [
+  const plan = [
     {
       key: 'list',
       label: 'list',
@@ -119,6 +108,9 @@ function endpointPlan(samples) {
       paths: { ours: [ours('/latest')], stock: [q('/api/articles?populate=category&sort=publishedAt:desc&pagination[pageSize]=5')], raw: [ours('/latest')] },
     },
   ];
+  // ours2 is our app twice behind one load generator: the same requests as ours.
+  for (const endpoint of plan) endpoint.paths.ours2 = endpoint.paths.ours;
+  return plan;
 }
 
 module.exports = { sampleRequests, searchWordSample, endpointPlan, PAGE_SIZE, SEARCH_SQL_WORDS };

@@ -7,8 +7,11 @@ const { DRAIN_TIMEOUT_MS } = require('./http-get');
 
 const WORKER = path.join(__dirname, 'load-worker.js');
 
-/** Drives `paths` on 127.0.0.1:port from a separate process and resolves with its summary. */
-function runLoad({ port, paths, connections, seconds, warmupSeconds, visitEveryPath = true, drainPath }) {
+/**
+ * Drives `paths` on 127.0.0.1 from a separate process and resolves with its summary. `ports` holds
+ * one port per instance of the server; the connections are spread over them round-robin.
+ */
+function runLoad({ ports, paths, connections, seconds, warmupSeconds, visitEveryPath = true, drainPath }) {
   return new Promise((resolve, reject) => {
     const worker = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -28,7 +31,7 @@ function runLoad({ port, paths, connections, seconds, warmupSeconds, visitEveryP
       else settle(reject, new Error(`load worker: ${message.message}`));
     });
     worker.on('exit', (code) => settle(reject, new Error(`the load worker exited with code ${code} before reporting`)));
-    worker.send({ port, paths, connections, seconds, warmupSeconds, visitEveryPath, drainPath });
+    worker.send({ ports, paths, connections, seconds, warmupSeconds, visitEveryPath, drainPath });
   });
 }
 

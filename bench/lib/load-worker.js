@@ -1,12 +1,15 @@
 'use strict';
 
 // The load generator, run in its own process (bench/lib/load-client.js forks it) so that
-// autocannon never shares a CPU thread with the server it measures.
+// autocannon never shares a CPU thread with the server it measures. With several ports (two
+// instances of a server) it is still one autocannon: given one URL per port, autocannon hands its
+// connections out round-robin (connection i goes to URL i mod n), and every figure (requests/s, p50,
+// p99) comes from one run over all of them, so the percentiles are those of all requests together.
 
 const autocannon = require('autocannon');
 const { drain } = require('./http-get');
 
-/** Rotates over the paths across all connections, so a run spreads over many slugs and words. */
+/** Rotates over the paths across all connections (of all ports), so a run spreads over many slugs and words. */
 function rotatingRequests(paths, startAt) {
   let next = startAt;
   return [{
@@ -19,11 +22,11 @@ function rotatingRequests(paths, startAt) {
   }];
 }
 
-function runOnce({ port, paths, connections, seconds, amount, startAt }) {
+function runOnce({ ports, paths, connections, seconds, amount, startAt }) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
-        url: `http://127.0.0.1:${port}`,
+        url: ports.map((port) => `http://127.0.0.1:${port}`),
         connections,
         ...(amount === undefined ? { duration: seconds } : { amount }),
         pipelining: 1,
@@ -58,13 +61,15 @@ function summarize(result, connections) {
 
 process.on('message', async (job) => {
   try {
-    // Warm-up: every path once (a server's caches see each slug and word before it is measured,
-    // as a live site's would), then --warmup seconds for the JIT and the SQLite page cache; its
-    // figures are thrown away.
-    if (job.visitEveryPath) await runOnce({ ...job, amount: Math.max(job.paths.length, job.connections), startAt: 0 });
+    // Warm-up: every path once on every instance (each instance's caches see each slug and word
+    // before it is measured, as a live site's would; spread over the instances, each would see only
+    // some), then --warmup seconds for the JIT and the database's page cache; its figures are thrown away.
+    if (job.visitEveryPath) {
+      for (const port of job.ports) await runOnce({ ...job, ports: [port], amount: Math.max(job.paths.length, job.connections), startAt: 0 });
+    }
     if (job.warmupSeconds > 0) await runOnce({ ...job, seconds: job.warmupSeconds, startAt: 0 });
     // The warm-up's last requests are still running on the server; the measurement starts after them.
-    if (job.drainPath) await drain(job.port, job.drainPath);
+    if (job.drainPath) await Promise.all(job.ports.map((port) => drain(port, job.drainPath)));
     const result = await runOnce({ ...job, seconds: job.seconds, startAt: Math.floor(job.paths.length / 2) });
     process.send({ type: 'result', result: summarize(result, job.connections) }, () => process.exit(0));
   } catch (error) {

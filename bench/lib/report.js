@@ -2,19 +2,22 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { BOUND_SIGNS, renderChart, SERVERS } = require('./chart');
+const { BOUND_SIGNS, ratiosFor, renderChart, serversOf, storeOf } = require('./chart');
 
 const isValid = (run) => Boolean(run) && run.non2xx === 0 && run.errors === 0 && (run.requests > 0 || run.slowerThanWindow === true);
 
 /**
- * ours/stock and ours/raw in requests/s; NaN when either run is missing. A run slower than its window
+ * The store's ratios in requests/s (ours/stock and ours/raw on SQLite, ours/stock and ours×2/ours on
+ * PostgreSQL; see RATIOS in chart.js); NaN when either run is missing. A run slower than its window
  * reports an upper bound, which turns the ratio into a bound: `bounds` says which way.
  */
-function ratiosOf(results) {
+function ratiosOf(results, store = 'sqlite') {
   const ratio = (a, b) => (results[a] && results[b] && results[b].rps > 0 ? results[a].rps / results[b].rps : Number.NaN);
   const bound = (a, b) => (results[b]?.slowerThanWindow ? 'at least' : results[a]?.slowerThanWindow ? 'at most' : undefined);
-  const bounds = { oursToStock: bound('ours', 'stock'), oursToRaw: bound('ours', 'raw') };
-  return { oursToStock: ratio('ours', 'stock'), oursToRaw: ratio('ours', 'raw'), ...(bounds.oursToStock || bounds.oursToRaw ? { bounds } : {}) };
+  const wanted = ratiosFor(store);
+  const ratios = Object.fromEntries(wanted.map((r) => [r.key, ratio(r.over, r.under)]));
+  const bounds = Object.fromEntries(wanted.map((r) => [r.key, bound(r.over, r.under)]));
+  return { ...ratios, ...(Object.values(bounds).some(Boolean) ? { bounds } : {}) };
 }
 
 const pad = (text, width, right = true) => (right ? String(text).padStart(width) : String(text).padEnd(width));
@@ -24,24 +27,29 @@ const times = (value, bound) => (Number.isFinite(value) ? `${BOUND_SIGNS[bound] 
 
 /** The console table: one row per endpoint, requests/s and latencies per server, then the ratios. */
 function formatTable(results) {
+  const servers = serversOf(results);
+  const ratios = ratiosFor(storeOf(results));
   const labelWidth = Math.max(8, ...results.endpoints.map((endpoint) => endpoint.label.length));
-  const head1 = `${pad('', labelWidth, false)} | ${SERVERS.map((server) => pad(server.key, 20, false)).join(' | ')} | ${pad('ours/', 7)} ${pad('ours/', 7)}`;
-  const head2 = `${pad('endpoint', labelWidth, false)} | ${SERVERS.map(() => `${pad('req/s', 7)} ${pad('p50', 5)} ${pad('p99', 6)}`).join(' | ')} | ${pad('stock', 7)} ${pad('raw', 7)}`;
+  // A ratio's label is split over the two header lines at its slash: "ours/" above "stock".
+  const ratioHead = (line) => ratios.map((ratio) => pad(line === 1 ? `${ratio.label.split('/')[0]}/` : ratio.label.split('/')[1], 7)).join(' ');
+  const head1 = `${pad('', labelWidth, false)} | ${servers.map((server) => pad(server.key, 20, false)).join(' | ')} | ${ratioHead(1)}`;
+  const head2 = `${pad('endpoint', labelWidth, false)} | ${servers.map(() => `${pad('req/s', 7)} ${pad('p50', 5)} ${pad('p99', 6)}`).join(' | ')} | ${ratioHead(2)}`;
   const lines = [head1, head2, '-'.repeat(head2.length)];
   for (const endpoint of results.endpoints) {
-    const cells = SERVERS.map((server) => {
+    const cells = servers.map((server) => {
       const run = endpoint.results[server.key];
       return `${pad(rps(run), 7)} ${pad(ms(run, 'p50'), 5)} ${pad(ms(run, 'p99'), 6)}`;
     });
     const flag = endpoint.valid ? '' : '!';
-    lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${pad(times(endpoint.ratios.oursToStock, endpoint.ratios.bounds?.oursToStock) + flag, 7)} ${pad(times(endpoint.ratios.oursToRaw, endpoint.ratios.bounds?.oursToRaw) + flag, 7)}`);
+    const ratioCells = ratios.map((ratio) => pad(times(endpoint.ratios[ratio.key], endpoint.ratios.bounds?.[ratio.key]) + flag, 7));
+    lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${ratioCells.join(' ')}`);
   }
   lines.push('req/s = mean requests per second; p50/p99 latency in ms; ! = non-2xx answers, errors or a failed check (see PROBLEMS): not a valid result.');
   lines.push('< and > = no answer came back within the measured window: the rate is below one answer per connection per window.');
 
   const problems = [];
   for (const endpoint of results.endpoints) {
-    for (const server of SERVERS) {
+    for (const server of servers) {
       const run = endpoint.results[server.key];
       if (run && !isValid(run)) {
         const codes = Object.entries(run.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, count]) => `${code}: ${count}`).join(', ');
@@ -68,14 +76,19 @@ function formatSearch(searchSql) {
   return lines.join('\n');
 }
 
-/** bench/results/<size>-<time>.{json,svg} and latest-<size>.{json,svg}; returns the paths written. */
+/**
+ * bench/results/<size>-<time>.{json,svg} and latest-<size>.{json,svg} for SQLite;
+ * postgres-<size>-<time> and latest-postgres-<size> for PostgreSQL, so neither store's latest
+ * figures overwrite the other's. Returns the paths written.
+ */
 function writeResults(results, directory) {
   fs.mkdirSync(directory, { recursive: true });
   const stamp = results.createdAt.replace(/[:.]/g, '-');
   const json = `${JSON.stringify(results, (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
   const svg = renderChart(results);
   const written = [];
-  for (const base of [`${results.options.articles}-${stamp}`, `latest-${results.options.articles}`]) {
+  const size = storeOf(results) === 'sqlite' ? `${results.options.articles}` : `${storeOf(results)}-${results.options.articles}`;
+  for (const base of [`${size}-${stamp}`, `latest-${size}`]) {
     fs.writeFileSync(path.join(directory, `${base}.json`), json);
     fs.writeFileSync(path.join(directory, `${base}.svg`), svg);
     written.push(path.join(directory, `${base}.json`), path.join(directory, `${base}.svg`));

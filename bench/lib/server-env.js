@@ -2,6 +2,7 @@
 
 const crypto = require('node:crypto');
 const path = require('node:path');
+const { withDatabaseEnv } = require('./store');
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 const BENCH_DIR = path.resolve(__dirname, '..');
@@ -24,18 +25,17 @@ function randomSecrets() {
  * database. Production refuses to start without its secrets; fresh random ones are enough because
  * no token or session has to survive the run. STRAPI_DISABLE_UPDATE_NOTIFICATION is left out: Strapi
  * 5.54 only warns that it is no longer supported, and config/server.ts already turns the check off.
+ * `store` is a SQLite file or a PostgreSQL database (bench/lib/store.js).
  */
-function serverEnv({ databaseFile, port, extra = {} }) {
-  const env = {
+function serverEnv({ store, port, extra = {} }) {
+  const env = withDatabaseEnv({
     ...process.env,
     NODE_ENV: 'production',
     STRAPI_TELEMETRY_DISABLED: 'true',
     LOG_LEVEL: 'warn',
     ...randomSecrets(),
-    DATABASE_CLIENT: 'sqlite',
-    DATABASE_FILENAME: path.resolve(databaseFile),
     HOST: '127.0.0.1',
-  };
+  }, store);
   if (port !== undefined) env.PORT = String(port);
   // The benchmark-only switch must never leak from the caller's shell into a normal server.
   delete env.ARTIKEL_BENCHMARK;
