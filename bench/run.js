@@ -269,7 +269,7 @@ async function storeInfo(store) {
 }
 
 const SEARCH_SQL_ON_POSTGRES = {
-  skipped: 'it compares SQLite\'s FTS5 index with LIKE; for PostgreSQL\'s pg_trgm index against LIKE run `node bench/pg-search.js`',
+  skipped: 'it compares SQLite\'s FTS5 index with LIKE; for PostgreSQL\'s word index against LIKE run `node bench/pg-search.js`',
 };
 
 /** The SQL-level search comparison: FTS5 against LIKE, on the SQLite file itself. */

@@ -1,3 +1,4 @@
+import openApiDocument from '../../src/plugins/artikel/server/src/openapi/openapi.json';
 import { ARTICLE_UID, createArticle, createCategory } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -111,5 +112,18 @@ describe('drafts', () => {
   it('never leak internal fields such as createdBy, ids or passwords', async () => {
     const { body } = await app.api().get('/api/artikel/milky-way').expect(200);
     expect(JSON.stringify(body)).not.toMatch(/createdBy|updatedBy|created_by|password|documentId|"locale"/);
+  });
+});
+
+describe('GET /api/artikel/openapi.json', () => {
+  it('serves the OpenAPI document kept in the repository, to anyone', async () => {
+    const response = await app.api().get('/api/artikel/openapi.json').expect(200).expect('Content-Type', /application\/json/);
+    expect(response.body).toEqual(openApiDocument);
+    expect(response.body.openapi).toBe('3.1.0');
+  });
+
+  it('refuses query parameters, as the other reads do', async () => {
+    const response = await app.api().get('/api/artikel/openapi.json?format=yaml').expect(400);
+    expect(response.body.error.details.errors[0].path).toEqual(['format']);
   });
 });

@@ -29,22 +29,29 @@ let pending: Array<Promise<void>> = [];
 type Answer = { status: number; body: unknown; headers: Record<string, string>; text?: string };
 type SentRequest = { method: string; url: string; on: (event: 'response', listener: (response: Answer) => void) => void };
 
-async function check(method: string, url: string, answer: Answer): Promise<void> {
+/**
+ * What is wrong with an answer according to the document: nothing ([]), or each difference; null
+ * when the document does not describe the request at all.
+ */
+export async function answerProblems(method: string, url: string, answer: Pick<Answer, 'status' | 'body'>): Promise<string[] | null> {
   await ready;
   const { pathname, searchParams } = new URL(url);
   const operation = api.matchOperation({ method, path: pathname, query: Object.fromEntries(searchParams), headers: {} });
-  if (operation === undefined) return;
-  checked += 1;
+  if (operation === undefined) return null;
   const target = `${pathname}${searchParams.size > 0 ? `?${searchParams}` : ''}`;
   const where = `${method.toUpperCase()} ${target.length > 120 ? `${target.slice(0, 120)}…` : target} → ${answer.status}`;
-  if (!(String(answer.status) in (operation.responses ?? {}))) {
-    problems.push(`${where}: status ${answer.status} is not in the document for ${operation.operationId}`);
-    return;
-  }
+  if (!(String(answer.status) in (operation.responses ?? {}))) return [`${where}: status ${answer.status} is not in the document for ${operation.operationId}`];
   // A 304 or a HEAD has no body to check.
-  if (answer.status === 304 || method.toUpperCase() === 'HEAD') return;
+  if (answer.status === 304 || method.toUpperCase() === 'HEAD') return [];
   const result = api.validateResponse(answer.body, operation, answer.status);
-  if (!result.valid) problems.push(`${where}: ${(result.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''}`).join('; ')}`);
+  return result.valid ? [] : [`${where}: ${(result.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''}`).join('; ')}`];
+}
+
+async function check(method: string, url: string, answer: Answer): Promise<void> {
+  const found = await answerProblems(method, url, answer);
+  if (found === null) return;
+  checked += 1;
+  problems.push(...found);
 }
 
 /** A superagent plugin: checks the answer of every request sent through the agent. */

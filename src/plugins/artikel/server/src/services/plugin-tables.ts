@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { ensureIdempotencyTable } from '../repositories/idempotency-keys';
 import { ensureRateLimitTable } from '../repositories/rate-limits';
 import { searchIndex } from '../repositories/search';
+import { ensureTagTable } from '../repositories/tags';
 import { viewCounts } from '../repositories/view-counts';
 import { CATEGORY_NAME_UNIQUE_INDEX, CATEGORY_SLUG_UNIQUE_INDEX, DRAFT_SLUG_UNIQUE_INDEX, TABLES, VIEW_COUNT_UNIQUE_INDEX } from '../constants';
 
@@ -27,26 +28,7 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     const moved = await viewCounts(strapi).moveLegacyCounts();
     if (moved > 0) strapi.log.info(`artikel: moved ${moved} view counts from ${TABLES.legacyViews} to the view-count content type`);
 
-    // The tags of published articles, one row per tag, so a tag filter and related articles use an
-    // index; published_at is copied so related articles can take the newest of each tag from it.
-    // article_id is the published row the entry was built from, so reconcile can tell an entry whose
-    // row was replaced behind the Document Service's back (a data transfer recreates every row).
-    // It is derived data: a table from before published_at or article_id was added is rebuilt by reconcile.
-    if ((await knex.schema.hasTable(TABLES.tags)) && !((await knex.schema.hasColumn(TABLES.tags, 'published_at')) && (await knex.schema.hasColumn(TABLES.tags, 'article_id')))) {
-      await knex.schema.dropTable(TABLES.tags);
-    }
-    if (!(await knex.schema.hasTable(TABLES.tags))) {
-      await knex.schema.createTable(TABLES.tags, (table) => {
-        table.string('tag', 255).notNullable();
-        table.string('document_id', 255).notNullable();
-        table.datetime('published_at').notNullable();
-        table.integer('article_id').notNullable();
-        table.primary(['tag', 'document_id']);
-        table.index(['document_id'], `${TABLES.tags}_document_idx`);
-        table.index(['tag', 'published_at'], `${TABLES.tags}_tag_published_idx`);
-      });
-    }
-
+    await ensureTagTable(strapi);
     await searchIndex(strapi).ensure();
     await ensureRateLimitTable(strapi);
     await ensureIdempotencyTable(strapi);

@@ -1,0 +1,209 @@
+import type { Core } from '@strapi/strapi';
+import { ARTICLE_UID, RELATED_CANDIDATES_PER_TAG, TABLES } from '../constants';
+import { type ArticleRecord, toIsoString } from '../utils/article-records';
+import { searchIndex } from './search';
+import { database, type Knex } from './transactions';
+
+type QueryBuilder = ReturnType<Knex>;
+
+/** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
+export interface ArticleFilters {
+  words: string[];
+  category: string | null;
+  tagKey: string | null;
+}
+
+export interface CategoryCountRecord {
+  name: string;
+  slug: string;
+  articleCount: number;
+}
+
+interface SummaryRow {
+  document_id: string;
+  title: string | null;
+  slug: string | null;
+  summary: string | null;
+  content: string | null;
+  tags: string | null;
+  cover_image_url: string | null;
+  cover_media_url: string | null;
+  author: string | null;
+  views: number | string | null;
+  category_name: string | null;
+  category_slug: string | null;
+  published_at: unknown;
+  updated_at: unknown;
+  created_at: unknown;
+}
+
+function parseSummaryRow(row: SummaryRow): ArticleRecord {
+  return {
+    documentId: row.document_id,
+    title: row.title ?? '',
+    slug: row.slug ?? '',
+    summary: row.summary,
+    content: row.content ?? '',
+    tags: row.tags,
+    coverImageUrl: row.cover_image_url,
+    coverMediaUrl: row.cover_media_url,
+    author: row.author,
+    views: Number(row.views ?? 0),
+    category: row.category_name === null ? null : { name: row.category_name, slug: row.category_slug ?? '' },
+    publishedAt: toIsoString(row.published_at),
+    updatedAt: toIsoString(row.updated_at) ?? '',
+    createdAt: toIsoString(row.created_at) ?? '',
+  };
+}
+
+const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id: string }>).map((row) => String(row.document_id));
+
+/**
+ * Published articles as the public reads see them, straight from Strapi's tables: raw queries,
+ * because the Document Service's $containsi does not escape LIKE wildcards, cannot match a whole
+ * tag and cannot count per category in one query. Every query reads published rows only.
+ */
+export const publishedArticles = (strapi: Core.Strapi) => {
+  const knex = (): Knex => database(strapi);
+
+  /** Published article rows joined to their category; the base of every query here. */
+  const published = (): QueryBuilder =>
+    knex()({ a: TABLES.articles })
+      .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
+      .leftJoin({ c: TABLES.categories }, 'c.id', 'l.category_id')
+      .whereNotNull('a.published_at');
+
+  const newestFirst = (query: QueryBuilder): QueryBuilder =>
+    query.orderBy([
+      { column: 'a.published_at', order: 'desc' },
+      { column: 'a.created_at', order: 'desc' },
+      { column: 'a.id', order: 'desc' },
+    ]);
+
+  const filtered = (filters: ArticleFilters): QueryBuilder => {
+    const query = published();
+    searchIndex(strapi).filter(query, filters.words);
+    if (filters.category !== null) {
+      const category = filters.category.toLowerCase();
+      query.where((clause) => {
+        clause.whereRaw('LOWER(c.name) = ?', [category]).orWhereRaw('LOWER(c.slug) = ?', [category]);
+      });
+    }
+    if (filters.tagKey !== null) {
+      query.whereExists(knex()({ t: TABLES.tags }).select(knex().raw('1')).whereRaw('t.document_id = a.document_id').andWhere('t.tag', filters.tagKey));
+    }
+    return query;
+  };
+
+  /** The summary columns of each article: its category, view count and uploaded cover. */
+  const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => {
+    const rows = (await query
+      .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
+      .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
+        join
+          .on('fr.related_id', '=', 'a.id')
+          .andOn('fr.related_type', '=', knex().raw('?', [ARTICLE_UID]))
+          .andOn('fr.field', '=', knex().raw('?', ['cover']));
+      })
+      .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id')
+      .select(
+        'a.document_id',
+        'a.title',
+        'a.slug',
+        'a.summary',
+        'a.content',
+        'a.tags',
+        'a.cover_image_url',
+        'a.author',
+        'a.published_at',
+        'a.updated_at',
+        'a.created_at',
+        'c.name as category_name',
+        'c.slug as category_slug',
+        'v.views as views',
+        'f.url as cover_media_url',
+      )) as SummaryRow[];
+    return rows.map(parseSummaryRow);
+  };
+
+  return {
+    async count(filters: ArticleFilters): Promise<number> {
+      const row = (await filtered(filters).count({ total: '*' }).first()) as { total: number | string } | undefined;
+      return Number(row?.total ?? 0);
+    },
+
+    /** One page of the filtered articles, newest first. */
+    newest(filters: ArticleFilters, limit: number, offset = 0): Promise<ArticleRecord[]> {
+      return records(newestFirst(filtered(filters)).limit(limit).offset(offset));
+    },
+
+    /** The published articles of these documents, in the order given (unpublished ones left out). */
+    async byDocumentIds(documentIds: string[]): Promise<ArticleRecord[]> {
+      if (documentIds.length === 0) return [];
+      const found = new Map((await records(published().whereIn('a.document_id', documentIds))).map((record) => [record.documentId, record]));
+      return documentIds.flatMap((id) => found.get(id) ?? []);
+    },
+
+    /**
+     * Up to `limit` documents sharing the most of these tag keys with an article, ranked by shared
+     * tags, then its category first, then newest; never the article itself. Only the newest
+     * RELATED_CANDIDATES_PER_TAG articles of each tag are candidates, so the cost does not grow
+     * with the archive.
+     */
+    async sharingTags(article: { documentId: string; tagKeys: string[]; categoryId: number | null }, limit: number): Promise<string[]> {
+      if (article.tagKeys.length === 0) return [];
+      // A UNION of per-tag LIMITs has no query-builder form; PostgreSQL needs an alias on every subquery in FROM.
+      const candidates = article.tagKeys
+        .map((_key, index) => `SELECT * FROM (SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG}) AS tag_${index}`)
+        .join(' UNION ');
+      // Without a category there is no tie-break by it: a bare 0 in ORDER BY would name a column (an error).
+      const sameCategory = knex().raw(
+        article.categoryId === null ? 'CASE WHEN 1 = 0 THEN 1 ELSE 0 END' : 'CASE WHEN l.category_id = ? THEN 1 ELSE 0 END',
+        article.categoryId === null ? [] : [article.categoryId],
+      );
+      return documentIdsOf(
+        await published()
+          .join(
+            knex()(TABLES.tags)
+              .select('document_id')
+              .count({ shared: '*' })
+              .whereIn('tag', article.tagKeys)
+              .whereRaw(`document_id IN (${candidates})`, article.tagKeys.flatMap((key) => [key, article.documentId]))
+              .groupBy('document_id')
+              .as('s'),
+            's.document_id',
+            'a.document_id',
+          )
+          .select('a.document_id')
+          .orderBy([{ column: 's.shared', order: 'desc' }])
+          .orderByRaw('? DESC', [sameCategory])
+          .orderBy([
+            { column: 'a.published_at', order: 'desc' },
+            { column: 'a.created_at', order: 'desc' },
+          ])
+          .limit(limit),
+      );
+    },
+
+    /** The newest documents (of one category, when given) other than those excluded. */
+    async newestExcept(excluded: string[], categoryId: number | null, limit: number): Promise<string[]> {
+      const query = newestFirst(published()).whereNotIn('a.document_id', excluded).select('a.document_id').limit(limit);
+      if (categoryId !== null) query.where('l.category_id', categoryId);
+      return documentIdsOf(await query);
+    },
+
+    /** Every category with its number of published articles, by name. */
+    async categoryCounts(): Promise<CategoryCountRecord[]> {
+      const rows = (await knex()({ c: TABLES.categories })
+        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.category_id', 'c.id')
+        .leftJoin({ a: TABLES.articles }, (join) => {
+          join.on('a.id', '=', 'l.article_id').andOnNotNull('a.published_at');
+        })
+        .select('c.name', 'c.slug')
+        .count({ article_count: 'a.id' })
+        .groupBy('c.id', 'c.name', 'c.slug')
+        .orderByRaw('LOWER(c.name) ASC')) as Array<{ name: string | null; slug: string | null; article_count: number | string }>;
+      return rows.map((row) => ({ name: row.name ?? '', slug: row.slug ?? '', articleCount: Number(row.article_count) }));
+    },
+  };
+};
