@@ -29,6 +29,9 @@ const adminConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Admi
   secrets: {
     encryptionKey: secret('ENCRYPTION_KEY'),
   },
+  // An instance that only serves the API (behind a load balancer that sends editors elsewhere)
+  // may leave the admin panel's pages out; its admin API routes (and data transfer) still answer.
+  serveAdminPanel: env.bool('SERVE_ADMIN_PANEL', true),
   // Preview opens an article on the public site (SITE_ARTICLE_URL, see the artikel plugin's
   // preview service); without a site it is switched off, so the admin offers no dead "Set up preview".
   preview: {

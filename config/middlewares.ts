@@ -6,6 +6,8 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
   return [
     'strapi::logger',
     'strapi::errors',
+    // A transfer pushed into this instance writes behind every hook: its connection is watched instead.
+    'plugin::artikel.data-transfer-watch',
     'strapi::security',
     {
       name: 'strapi::cors',

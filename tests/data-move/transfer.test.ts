@@ -81,7 +81,9 @@ describe('moving the data with strapi transfer into a running service', () => {
     }
     expect(before[`views of ${slugs[0]}`]).toEqual([3]);
 
-    const destination = await startServiceProcess(destinationFile);
+    // The tests' build has no admin panel pages; Strapi would answer the transfer's WebSocket request
+    // with its missing index.html and close it. An API-only instance (as a built one) takes the transfer.
+    const destination = await startServiceProcess(destinationFile, { SERVE_ADMIN_PANEL: 'false' });
     try {
       // The destination has served (and remembered) its own, older data.
       const old = await json(destination, '/api/artikel', {
@@ -110,12 +112,22 @@ describe('moving the data with strapi transfer into a running service', () => {
 
       const env: Record<string, string | undefined> = { ...process.env, ...sqliteEnv(sourceFile), STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error' };
       for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete env[name];
-      await run('npx', ['--no-install', 'strapi', 'transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--force'], {
-        cwd: APP_DIR,
-        env,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      for (const name of fs.readdirSync(APP_DIR).filter((file) => /^transfer_\d+\.log$/.test(file))) fs.rmSync(path.join(APP_DIR, name), { force: true });
+      const diagnostics = () => fs.readdirSync(APP_DIR).filter((file) => /^transfer_\d+\.log$/.test(file));
+      const earlier = new Set(diagnostics());
+      try {
+        await run('npx', ['--no-install', 'strapi', 'transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--force'], {
+          cwd: APP_DIR,
+          env,
+          maxBuffer: 16 * 1024 * 1024,
+        });
+      } catch (error) {
+        // The CLI says only "Transfer process failed."; its diagnostic log says why.
+        const logs = diagnostics().filter((name) => !earlier.has(name)).map((name) => fs.readFileSync(path.join(APP_DIR, name), 'utf8'));
+        const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+        throw new Error(`strapi transfer failed:\n${stdout}\n${stderr}\n${logs.join('\n').slice(-4000)}`);
+      } finally {
+        for (const name of diagnostics()) if (!earlier.has(name)) fs.rmSync(path.join(APP_DIR, name), { force: true });
+      }
 
       const started = Date.now();
       let after = await publicReads(destination, slugs);

@@ -1,4 +1,5 @@
+import dataTransferWatch from './data-transfer-watch';
 import postRateLimit from './post-rate-limit';
 import requestBodyErrors from './request-body-errors';
 
-export default { 'request-body-errors': requestBodyErrors, 'post-rate-limit': postRateLimit };
+export default { 'data-transfer-watch': dataTransferWatch, 'request-body-errors': requestBodyErrors, 'post-rate-limit': postRateLimit };
