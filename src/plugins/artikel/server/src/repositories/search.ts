@@ -28,6 +28,16 @@ const FTS_CHUNK = 2000;
 const LONG_WORD = 200;
 const isLong = (word: string): boolean => [...word].length > LONG_WORD;
 
+/** A long word's overlapping pieces: every substring of up to LONG_WORD + 1 characters lies in one. */
+function piecesOf(word: string): string[] {
+  const characters = [...word];
+  const pieces: string[] = [];
+  for (let start = 0; ; start += LONG_WORD) {
+    pieces.push(characters.slice(start, start + 2 * LONG_WORD).join(''));
+    if (start + 2 * LONG_WORD >= characters.length) return pieces;
+  }
+}
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
@@ -190,8 +200,11 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
  * is read. Same answers as LIKE over the text: a query word has no white space, so it is a
  * substring of the text exactly when it is a substring of one of its words.
  *
- * Words longer than LONG_WORD (a URL, a pasted hash) would overflow a btree key; they are kept per
- * article in a table of their own that every query word also scans (it is small: long words are rare).
+ * Words longer than LONG_WORD (a URL, a pasted hash) would overflow a btree key: the array and the
+ * dictionary hold them as overlapping pieces (2 × LONG_WORD characters, one starting every
+ * LONG_WORD), which contain every substring of up to LONG_WORD + 1 characters, so a query word of up
+ * to LONG_WORD characters finds them as any other; a longer query word (which only a long word can
+ * contain) is looked up among the whole long words, kept per article in a table of their own.
  * The dictionary only grows (a word no article holds any more matches nothing); it is bounded by
  * the distinct words ever published. Without pg_trgm (a role that may not create it) the dictionary
  * is scanned: slower, same answers.
@@ -203,7 +216,9 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
     for (let start = 0; start < rows.length; start += BATCH) {
       const entries = rows.slice(start, start + BATCH).map((row) => {
         const terms = searchTerms(row);
-        return { document_id: row.document_id, article_id: row.id, terms: terms.filter((term) => !isLong(term)), longTerms: terms.filter(isLong) };
+        const longTerms = terms.filter(isLong);
+        const indexed = new Set([...terms.filter((term) => !isLong(term)), ...longTerms.flatMap(piecesOf)]);
+        return { document_id: row.document_id, article_id: row.id, terms: [...indexed], longTerms };
       });
       // Sorted, so that two transactions adding the same new words take their row locks in one order.
       const words = [...new Set(entries.flatMap((entry) => entry.terms))].sort();
@@ -278,16 +293,17 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
     },
 
     filter(query, words) {
-      for (const word of words) {
-        const pattern = `%${escapeLike(word.toLowerCase())}%`;
-        const inLongWords = knex()(TABLES.searchLongTerms).select('document_id').whereRaw("term LIKE ? ESCAPE '\\'", [pattern]);
-        const holding = isLong(word)
-          ? inLongWords
-          : knex()(TABLES.searchDocuments)
-              .select('document_id')
-              .whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern])
-              .union(inLongWords);
+      const pattern = (word: string) => `%${escapeLike(word.toLowerCase())}%`;
+      const [short, long] = [words.filter((word) => !isLong(word)), words.filter(isLong)];
+      if (short.length > 0) {
+        // One scan of the array index with every word's dictionary matches: a word that matches
+        // no dictionary word makes its condition unsatisfiable, and the scan ends at once.
+        const holding = knex()(TABLES.searchDocuments).select('document_id');
+        for (const word of short) holding.whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern(word)]);
         query.whereIn('a.document_id', holding);
+      }
+      for (const word of long) {
+        query.whereIn('a.document_id', knex()(TABLES.searchLongTerms).select('document_id').whereRaw("term LIKE ? ESCAPE '\\'", [pattern(word)]));
       }
       return query;
     },
