@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import type { Core } from '@strapi/strapi';
 import { corsOrigins, parseOrigins } from '../src/cors';
 
@@ -8,6 +9,12 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
     'strapi::errors',
     // A transfer pushed into this instance writes behind every hook: its connection is watched instead.
     'plugin::artikel.data-transfer-watch',
+    // gzip or brotli by Accept-Encoding, above 1 KB; brotli at quality 4, since every answer is
+    // compressed as it is sent (quality 11 costs tens of milliseconds per list).
+    {
+      name: 'strapi::compression',
+      config: { threshold: 1024, deflate: false, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } },
+    },
     'strapi::security',
     {
       name: 'strapi::cors',

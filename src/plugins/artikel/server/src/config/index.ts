@@ -11,11 +11,17 @@ export interface ArtikelConfig {
   previewLinkMinutes: number;
   /** How long the answer to a POST with an Idempotency-Key is kept for its retries (ARTIKEL_IDEMPOTENCY_HOURS). */
   idempotencyHours: number;
+  /** Seconds a shared cache may keep a list, categories or latest (ARTIKEL_CACHE_MAX_AGE); 0: revalidate every time. */
+  cacheMaxAge: number;
+  /** Seconds a shared cache may serve one stale while it revalidates (ARTIKEL_CACHE_STALE_SECONDS). */
+  cacheStaleSeconds: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
 const DEFAULT_PREVIEW_LINK_MINUTES = 30;
 const DEFAULT_IDEMPOTENCY_HOURS = 24;
+const DEFAULT_CACHE_MAX_AGE = 60;
+const DEFAULT_CACHE_STALE_SECONDS = 300;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -45,6 +51,8 @@ export default {
       sitePreviewUrl: process.env.SITE_PREVIEW_URL?.trim() || defaultPreviewUrl(siteArticleUrl),
       previewLinkMinutes: wholeNumberFromEnv(process.env.ARTIKEL_PREVIEW_MINUTES, DEFAULT_PREVIEW_LINK_MINUTES),
       idempotencyHours: wholeNumberFromEnv(process.env.ARTIKEL_IDEMPOTENCY_HOURS, DEFAULT_IDEMPOTENCY_HOURS),
+      cacheMaxAge: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_MAX_AGE, DEFAULT_CACHE_MAX_AGE),
+      cacheStaleSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_STALE_SECONDS, DEFAULT_CACHE_STALE_SECONDS),
     };
   },
   validator(config: ArtikelConfig) {
@@ -65,6 +73,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.idempotencyHours) || config.idempotencyHours < 1) {
       throw new Error('artikel: ARTIKEL_IDEMPOTENCY_HOURS must be a whole number of hours, at least 1');
+    }
+    for (const [name, value] of [['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge], ['ARTIKEL_CACHE_STALE_SECONDS', config.cacheStaleSeconds]] as const) {
+      if (!Number.isSafeInteger(value) || value < 0) throw new Error(`artikel: ${name} must be a whole number of seconds (0 turns it off)`);
     }
   },
 };

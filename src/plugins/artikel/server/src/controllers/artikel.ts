@@ -12,6 +12,7 @@ import { validateCreateQuery, validateListQuery, validateNoParameters, validateS
 interface Context {
   query: unknown;
   origin: string;
+  method: string;
   path: string;
   querystring: string;
   params: Record<string, string>;
@@ -43,7 +44,8 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async findOne(ctx: Context) {
     await validateNoParameters(ctx.query);
     const slug = await validateSlug(ctx.params.slug);
-    ctx.body = { data: await getService(strapi, 'article-reads').readBySlug(slug) };
+    // A HEAD (a link checker, an uptime monitor) is answered like a GET but is no reader: no view.
+    ctx.body = { data: await getService(strapi, 'article-reads').readBySlug(slug, { countView: ctx.method !== 'HEAD' }) };
   },
 
   async categories(ctx: Context) {

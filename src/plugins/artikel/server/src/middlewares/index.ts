@@ -1,5 +1,6 @@
 import dataTransferWatch from './data-transfer-watch';
+import httpCaching from './http-caching';
 import postRateLimit from './post-rate-limit';
 import requestBodyErrors from './request-body-errors';
 
-export default { 'data-transfer-watch': dataTransferWatch, 'request-body-errors': requestBodyErrors, 'post-rate-limit': postRateLimit };
+export default { 'data-transfer-watch': dataTransferWatch, 'http-caching': httpCaching, 'request-body-errors': requestBodyErrors, 'post-rate-limit': postRateLimit };

@@ -1,15 +1,18 @@
 const publicRead = { auth: false as const };
+// Public reads with validators and cache lifetimes (see middlewares/http-caching).
+const sharedRead = { auth: false as const, middlewares: [{ name: 'plugin::artikel.http-caching', config: { policy: 'shared' } }] };
+const countedRead = { auth: false as const, middlewares: [{ name: 'plugin::artikel.http-caching', config: { policy: 'revalidate' } }] };
 
 export default {
   'content-api': {
     type: 'content-api',
     // The first matching route wins: the fixed paths come before /:slug.
     routes: [
-      { method: 'GET', path: '/', handler: 'artikel.find', config: publicRead },
-      { method: 'GET', path: '/categories', handler: 'artikel.categories', config: publicRead },
-      { method: 'GET', path: '/latest', handler: 'artikel.latest', config: publicRead },
-      { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: publicRead },
-      { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: publicRead },
+      { method: 'GET', path: '/', handler: 'artikel.find', config: sharedRead },
+      { method: 'GET', path: '/categories', handler: 'artikel.categories', config: sharedRead },
+      { method: 'GET', path: '/latest', handler: 'artikel.latest', config: sharedRead },
+      { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: sharedRead },
+      { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: countedRead },
       // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
       { method: 'GET', path: '/preview/:token', handler: 'artikel.preview', config: publicRead },
       // Only Strapi API tokens may publish: full access, or a custom token holding artikel.create.

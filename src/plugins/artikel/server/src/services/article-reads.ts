@@ -136,14 +136,14 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       );
     },
 
-    /** The published article with this slug, counting this read as a view. */
-    async readBySlug(slug: string): Promise<FullArticle> {
+    /** The published article with this slug, counting this read as a view unless told not to (a HEAD). */
+    async readBySlug(slug: string, { countView }: { countView: boolean }): Promise<FullArticle> {
       const article = await cache().remember(`article:${slug}`, async () => {
         const document = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'published', populate: DETAIL_POPULATE });
         return document ? fullArticleOf(document, 0) : null;
       });
       if (!article) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
-      const viewCount = await views().countView(article.id);
+      const viewCount = countView ? await views().countView(article.id) : await views().currentViews(article.id);
       return { ...article, views: viewCount, related: await withCurrentViews(article.related) };
     },
 

@@ -1,0 +1,38 @@
+import type { Core } from '@strapi/strapi';
+import { PLUGIN_ID } from '../constants';
+import { representationTag } from '../utils/representation-tag';
+
+/** How a route's answers may be kept: `shared` (lists, categories, latest) or `revalidate` (an article: each view must reach the service). */
+export interface HttpCachingConfig {
+  policy: 'shared' | 'revalidate';
+}
+
+type Context = Parameters<Core.MiddlewareHandler>[0];
+
+/**
+ * Validators and cache lifetimes for the public reads. Every 200 gets a strong ETag; a request whose
+ * If-None-Match holds the current tag gets a 304 without a body (the route's work, a counted view
+ * included, has been done). Shared answers may be kept `cacheMaxAge` seconds and served stale for
+ * `cacheStaleSeconds` more while revalidating; an article is `no-cache`, so a cache asks the service
+ * at every view. A write changes the answers, so their tags, at once.
+ */
+const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
+  const maxAge = strapi.plugin(PLUGIN_ID).config('cacheMaxAge') as number;
+  const stale = strapi.plugin(PLUGIN_ID).config('cacheStaleSeconds') as number;
+  const cacheControl =
+    config.policy === 'revalidate' || maxAge === 0 ? 'public, no-cache' : `public, max-age=${maxAge}${stale > 0 ? `, stale-while-revalidate=${stale}` : ''}`;
+
+  return async (ctx: Context, next) => {
+    await next();
+    if (ctx.status !== 200 || ctx.body === null || typeof ctx.body !== 'object') return;
+    ctx.set('ETag', representationTag(ctx.body));
+    ctx.set('Cache-Control', cacheControl);
+    // Koa's freshness check: If-None-Match against the ETag just set (weak comparison, as RFC 9110 asks of GET).
+    if (ctx.fresh) {
+      ctx.status = 304;
+      ctx.body = null;
+    }
+  };
+};
+
+export default httpCaching;
