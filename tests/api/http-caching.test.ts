@@ -16,8 +16,6 @@ const paragraph = 'Morning fog lifts from the valley while the light turns from 
 
 beforeAll(async () => {
   app = await startStrapi();
-  // One listening address for every request: the lists' paging links (and so their tags) name it.
-  await app.baseUrl();
   landscapes = await createCategory(app.strapi, 'Landscapes', 'landscapes');
   for (let index = 0; index < 50; index += 1) {
     await createArticle(app.strapi, { title: `Valley light ${index}`, slug: `valley-light-${index}`, category: landscapes, tags: 'Fog, Valley', content: paragraph.repeat(3) });

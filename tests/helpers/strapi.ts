@@ -55,7 +55,11 @@ export async function startStrapi(options: StartOptions = {}): Promise<TestApp> 
     if (databaseName !== null && options.databaseFile === undefined) await dropPostgresDatabase(databaseName).catch(() => undefined);
     throw error;
   }
-  const agent = supertest.agent(strapi.server.httpServer).use(checkedAgainstOpenApi);
+  // One listening address for the whole app: answers that name it (paging links, feed links) and
+  // so their ETags stay the same from one request to the next, as on a real server.
+  const server = strapi.server.httpServer;
+  if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const agent = supertest.agent(server).use(checkedAgainstOpenApi);
   return {
     strapi,
     api: () => agent,

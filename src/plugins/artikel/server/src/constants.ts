@@ -40,6 +40,8 @@ export const VIEW_COUNT_UNIQUE_INDEX = 'artikel_view_counts_article_uq';
 export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;
 export const LATEST_COUNT = 5;
+/** Articles in a feed: the newest. */
+export const FEED_SIZE = 20;
 export const RELATED_COUNT = 4;
 /** Related articles are ranked among the newest articles of each of the article's tags. */
 export const RELATED_CANDIDATES_PER_TAG = 50;

@@ -7,7 +7,8 @@ import { linkHeader, pagingLinks } from '../utils/paging-links';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { validateCreateArticle } from '../validation/create-article';
 import { validateIdempotencyKey } from '../validation/idempotency-key';
-import { validateCreateQuery, validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
+import { validateCreateQuery, validateFeedQuery, validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
+import { FEED_CONTENT_TYPES } from '../services/feeds';
 
 interface Context {
   query: unknown;
@@ -74,6 +75,16 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Robots-Tag', 'noindex');
     ctx.body = { data: draft };
+  },
+
+  /** RSS 2.0, Atom or JSON Feed of the newest articles, all or of one category (?kategori=slug). */
+  async feed(ctx: Context) {
+    const { format, category } = await validateFeedQuery(ctx.params.format, ctx.query);
+    const apiBase = (strapi.config.get('server.url') as string | undefined) || ctx.origin;
+    const selfUrl = new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, apiBase).toString();
+    const body = await getService(strapi, 'feeds').feed({ format, category, selfUrl, apiBase });
+    ctx.set('Content-Type', FEED_CONTENT_TYPES[format]);
+    ctx.body = body;
   },
 
   /** The OpenAPI 3.1 description of these routes, as kept in the repository (openapi/openapi.json). */

@@ -24,7 +24,7 @@ const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strap
 
   return async (ctx: Context, next) => {
     await next();
-    if (ctx.status !== 200 || ctx.body === null || typeof ctx.body !== 'object') return;
+    if (ctx.status !== 200 || ctx.body === null || (typeof ctx.body !== 'object' && typeof ctx.body !== 'string')) return;
     ctx.set('ETag', representationTag(ctx.body));
     ctx.set('Cache-Control', cacheControl);
     // Koa's freshness check: If-None-Match against the ETag just set (weak comparison, as RFC 9110 asks of GET).

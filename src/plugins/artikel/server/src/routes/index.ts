@@ -12,6 +12,8 @@ export default {
       { method: 'GET', path: '/categories', handler: 'artikel.categories', config: sharedRead },
       { method: 'GET', path: '/latest', handler: 'artikel.latest', config: sharedRead },
       { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: sharedRead },
+      // Two segments, and "feed" is a reserved slug: no article can shadow a feed.
+      { method: 'GET', path: '/feed/:format', handler: 'artikel.feed', config: sharedRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: countedRead },
       // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
       { method: 'GET', path: '/preview/:token', handler: 'artikel.preview', config: publicRead },

@@ -4,6 +4,7 @@ import articleReads from './article-reads';
 import articleViews from './article-views';
 import articleWrites from './article-writes';
 import categories from './categories';
+import feeds from './feeds';
 import idempotency from './idempotency';
 import outsideWrites from './outside-writes';
 import pluginTables from './plugin-tables';
@@ -19,6 +20,7 @@ export default {
   'article-views': articleViews,
   'article-writes': articleWrites,
   categories,
+  feeds,
   idempotency,
   'outside-writes': outsideWrites,
   'plugin-tables': pluginTables,

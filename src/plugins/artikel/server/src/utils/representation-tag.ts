@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
  * totals and links, changes the tag.
  */
 export function representationTag(body: unknown): string {
-  const withoutViews = JSON.stringify(body, (key, value: unknown) => (key === 'views' ? undefined : value));
+  // A text (a feed) is its own representation; it holds no view counts.
+  const withoutViews = typeof body === 'string' ? body : JSON.stringify(body, (key, value: unknown) => (key === 'views' ? undefined : value));
   return `"${createHash('sha256').update(withoutViews ?? '').digest('base64url').slice(0, 27)}"`;
 }

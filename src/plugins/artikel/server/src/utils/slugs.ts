@@ -6,7 +6,7 @@ export const MAX_SLUG_LENGTH = 191;
 const GENERATED_SLUG_LENGTH = 180;
 
 /** Paths under /api/artikel that are routes, not articles. */
-export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['categories', 'latest']);
+export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['categories', 'latest', 'feed', 'sitemap']);
 
 export function normalizeSlug(text: string, maxLength = MAX_SLUG_LENGTH): string {
   const slug = slugify(text, { lower: true, strict: true, trim: true })

@@ -85,3 +85,14 @@ export async function validateSlug(slug: string): Promise<string> {
 export async function validateNoParameters(query: unknown): Promise<void> {
   await validateInput<Record<string, never>>(noParametersSchema, query, 'The query');
 }
+
+const feedSchema = yup.object({
+  format: textValue().oneOf(['rss', 'atom', 'json'], 'the feed format must be rss, atom or json'),
+  kategori: textValue(),
+});
+
+/** A feed's format (from the path) and its optional category slug (kategori); nothing else. */
+export async function validateFeedQuery(format: string, query: unknown): Promise<{ format: 'rss' | 'atom' | 'json'; category: string | null }> {
+  const raw = await validateInput<{ format: 'rss' | 'atom' | 'json'; kategori?: string }>(feedSchema, { ...(query as object), format }, 'The request');
+  return { format: raw.format, category: nonBlank(raw.kategori)?.toLowerCase() ?? null };
+}

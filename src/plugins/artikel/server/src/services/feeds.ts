@@ -1,0 +1,92 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { Feed } from 'feed';
+import { FEED_SIZE, PLUGIN_ID } from '../constants';
+import { publishedArticles } from '../repositories/articles';
+import { type RecordContext, toArticleSummary } from '../utils/article-records';
+import { renderContentHtml } from '../utils/content';
+import { articlePageUrl, siteHomeUrl } from '../utils/site-links';
+import { getService } from '../utils/get-service';
+
+export type FeedFormat = 'rss' | 'atom' | 'json';
+
+export interface FeedRequest {
+  format: FeedFormat;
+  /** A category slug, or null for every category. */
+  category: string | null;
+  /** The absolute URL of this feed, as the reader asked for it. */
+  selfUrl: string;
+  /** Where this API is reached (PUBLIC_URL, else the request's origin), for links without a site. */
+  apiBase: string;
+}
+
+export const FEED_CONTENT_TYPES: Record<FeedFormat, string> = {
+  rss: 'application/rss+xml; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+  json: 'application/feed+json; charset=utf-8',
+};
+
+/**
+ * RSS 2.0, Atom and JSON Feed of the newest published articles, all or of one category, built with
+ * the `feed` library: each item links to the article's page on the public site (SITE_ARTICLE_URL),
+ * carries its summary, its rendered content and its cover as the image/enclosure. Cached until the
+ * next write, like every read.
+ */
+const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
+  const articles = publishedArticles(strapi);
+  const config = <T>(name: string) => strapi.plugin(PLUGIN_ID).config(name) as T;
+
+  const build = async (request: FeedRequest): Promise<string> => {
+    const studioName = config<string>('studioName');
+    const site = { articleUrlPattern: config<string>('siteArticleUrl'), apiBase: request.apiBase };
+    let title = studioName;
+    if (request.category !== null) {
+      const category = (await articles.categoryCounts()).find((candidate) => candidate.slug === request.category);
+      if (category === undefined) throw new errors.NotFoundError(`No category has the slug "${request.category}"`);
+      title = `${studioName}: ${category.name}`;
+    }
+    const context: RecordContext = { studioName, mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || request.apiBase };
+    const records = await articles.newest({ words: [], category: request.category, tagKey: null }, FEED_SIZE);
+    const newest = records[0]?.updatedAt;
+    const feed = new Feed({
+      title,
+      description: `The newest articles of ${title}`,
+      id: siteHomeUrl(site),
+      link: siteHomeUrl(site),
+      language: 'de',
+      copyright: `© ${studioName}`,
+      updated: newest ? new Date(newest) : new Date(0),
+      generator: 'studio article service',
+      feedLinks: { [request.format]: request.selfUrl },
+      author: { name: studioName },
+    });
+    for (const record of records) {
+      const summary = toArticleSummary(record, context);
+      const link = articlePageUrl(record.slug, site);
+      feed.addItem({
+        title: summary.title,
+        id: link,
+        link,
+        description: summary.summary,
+        content: renderContentHtml(record.content),
+        author: [{ name: summary.author }],
+        date: new Date(summary.updated_at),
+        published: summary.published_at ? new Date(summary.published_at) : undefined,
+        category: [...(summary.category ? [{ name: summary.category.name, term: summary.category.slug }] : []), ...summary.tags.map((tag) => ({ name: tag }))],
+        ...(summary.cover_image_url ? { image: summary.cover_image_url } : {}),
+      });
+    }
+    if (request.format === 'rss') return feed.rss2();
+    if (request.format === 'atom') return feed.atom1();
+    return feed.json1();
+  };
+
+  return {
+    /** The feed as text; a category nobody has is a 404. */
+    async feed(request: FeedRequest): Promise<string> {
+      return getService(strapi, 'read-cache').remember(`feed:${request.format}:${request.category ?? ''}:${request.selfUrl}:${request.apiBase}`, () => build(request));
+    },
+  };
+};
+
+export default feeds;
