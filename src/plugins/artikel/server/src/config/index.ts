@@ -15,6 +15,8 @@ export interface ArtikelConfig {
   cacheMaxAge: number;
   /** Seconds a shared cache may serve one stale while it revalidates (ARTIKEL_CACHE_STALE_SECONDS). */
   cacheStaleSeconds: number;
+  /** Article pages per sitemap file; past it /sitemap.xml is an index (ARTIKEL_SITEMAP_URLS, at most the protocol's 50,000). */
+  sitemapUrls: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -22,6 +24,8 @@ const DEFAULT_PREVIEW_LINK_MINUTES = 30;
 const DEFAULT_IDEMPOTENCY_HOURS = 24;
 const DEFAULT_CACHE_MAX_AGE = 60;
 const DEFAULT_CACHE_STALE_SECONDS = 300;
+// The sitemap protocol's limit of URLs per file.
+const SITEMAP_PROTOCOL_URLS = 50_000;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -53,6 +57,7 @@ export default {
       idempotencyHours: wholeNumberFromEnv(process.env.ARTIKEL_IDEMPOTENCY_HOURS, DEFAULT_IDEMPOTENCY_HOURS),
       cacheMaxAge: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_MAX_AGE, DEFAULT_CACHE_MAX_AGE),
       cacheStaleSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_STALE_SECONDS, DEFAULT_CACHE_STALE_SECONDS),
+      sitemapUrls: wholeNumberFromEnv(process.env.ARTIKEL_SITEMAP_URLS, SITEMAP_PROTOCOL_URLS),
     };
   },
   validator(config: ArtikelConfig) {
@@ -73,6 +78,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.idempotencyHours) || config.idempotencyHours < 1) {
       throw new Error('artikel: ARTIKEL_IDEMPOTENCY_HOURS must be a whole number of hours, at least 1');
+    }
+    if (!Number.isSafeInteger(config.sitemapUrls) || config.sitemapUrls < 1 || config.sitemapUrls > SITEMAP_PROTOCOL_URLS) {
+      throw new Error(`artikel: ARTIKEL_SITEMAP_URLS must be a whole number from 1 to ${SITEMAP_PROTOCOL_URLS}`);
     }
     for (const [name, value] of [['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge], ['ARTIKEL_CACHE_STALE_SECONDS', config.cacheStaleSeconds]] as const) {
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`artikel: ${name} must be a whole number of seconds (0 turns it off)`);

@@ -7,7 +7,7 @@ import { linkHeader, pagingLinks } from '../utils/paging-links';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { validateCreateArticle } from '../validation/create-article';
 import { validateIdempotencyKey } from '../validation/idempotency-key';
-import { validateCreateQuery, validateFeedQuery, validateListQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
+import { validateCreateQuery, validateFeedQuery, validateListQuery, validateNoParameters, validateSitemapFile, validateSlug } from '../validation/read-queries';
 import { FEED_CONTENT_TYPES } from '../services/feeds';
 
 interface Context {
@@ -30,13 +30,15 @@ async function writeArticle(strapi: Core.Strapi, body: unknown, dryRun: boolean,
   return dryRun ? writes.dryRun(input) : writes.create(input, keyed);
 }
 
+/** Where this API is reached: its public address (PUBLIC_URL) when configured, else the request's origin. */
+const apiBase = (strapi: Core.Strapi, ctx: Context): string => (strapi.config.get('server.url') as string | undefined) || ctx.origin;
+
 const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async find(ctx: Context) {
     const query = await validateListQuery(ctx.query);
     const list = await getService(strapi, 'article-reads').list(query);
     // Absolute, on the public address when one is configured (PUBLIC_URL), so a client can follow them as they are.
-    const base = (strapi.config.get('server.url') as string | undefined) || ctx.origin;
-    const links = pagingLinks(new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, base), list.meta.pagination.page, list.meta.pagination.page_count);
+    const links = pagingLinks(new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, apiBase(strapi, ctx)), list.meta.pagination.page, list.meta.pagination.page_count);
     const header = linkHeader(links);
     if (header !== null) ctx.set('Link', header);
     ctx.body = { ...list, links };
@@ -80,10 +82,25 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   /** RSS 2.0, Atom or JSON Feed of the newest articles, all or of one category (?kategori=slug). */
   async feed(ctx: Context) {
     const { format, category } = await validateFeedQuery(ctx.params.format, ctx.query);
-    const apiBase = (strapi.config.get('server.url') as string | undefined) || ctx.origin;
-    const selfUrl = new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, apiBase).toString();
-    const body = await getService(strapi, 'feeds').feed({ format, category, selfUrl, apiBase });
+    const base = apiBase(strapi, ctx);
+    const selfUrl = new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, base).toString();
+    const body = await getService(strapi, 'feeds').feed({ format, category, selfUrl, apiBase: base });
     ctx.set('Content-Type', FEED_CONTENT_TYPES[format]);
+    ctx.body = body;
+  },
+
+  /** The sitemap of every published article with its photos, or past ARTIKEL_SITEMAP_URLS the index of its files. */
+  async sitemap(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    const body = await getService(strapi, 'sitemaps').root(apiBase(strapi, ctx));
+    ctx.set('Content-Type', 'application/xml; charset=utf-8');
+    ctx.body = body;
+  },
+
+  async sitemapFile(ctx: Context) {
+    const page = await validateSitemapFile(ctx.params.page, ctx.query);
+    const body = await getService(strapi, 'sitemaps').file(page, apiBase(strapi, ctx));
+    ctx.set('Content-Type', 'application/xml; charset=utf-8');
     ctx.body = body;
   },
 

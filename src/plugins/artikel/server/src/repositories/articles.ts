@@ -13,6 +13,15 @@ export interface ArticleFilters {
   tagKey: string | null;
 }
 
+/** What a sitemap lists of an article: its page, its last change and its photos. */
+export interface SitemapRecord {
+  slug: string;
+  updatedAt: string;
+  coverImageUrl: string | null;
+  coverMediaUrl: string | null;
+  galleryUrls: string[];
+}
+
 export interface CategoryCountRecord {
   name: string;
   slug: string;
@@ -190,6 +199,48 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       const query = newestFirst(published()).whereNotIn('a.document_id', excluded).select('a.document_id').limit(limit);
       if (categoryId !== null) query.where('l.category_id', categoryId);
       return documentIdsOf(await query);
+    },
+
+    /** How many articles are published. */
+    async publishedCount(): Promise<number> {
+      const row = (await published().count({ total: '*' }).first()) as { total: number | string } | undefined;
+      return Number(row?.total ?? 0);
+    },
+
+    /** Published articles `offset` to `offset + limit` in a stable order (row id), with their photos. */
+    async sitemapPage(offset: number, limit: number): Promise<SitemapRecord[]> {
+      const rows = (await knex()({ a: TABLES.articles })
+        .whereNotNull('a.published_at')
+        .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
+          join
+            .on('fr.related_id', '=', 'a.id')
+            .andOn('fr.related_type', '=', knex().raw('?', [ARTICLE_UID]))
+            .andOn('fr.field', '=', knex().raw('?', ['cover']));
+        })
+        .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id')
+        .select('a.id', 'a.slug', 'a.updated_at', 'a.cover_image_url', 'f.url as cover_media_url')
+        .orderBy('a.id')
+        .limit(limit)
+        .offset(offset)) as Array<{ id: number; slug: string | null; updated_at: unknown; cover_image_url: string | null; cover_media_url: string | null }>;
+      const gallery = new Map<number, string[]>();
+      for (let start = 0; start < rows.length; start += 500) {
+        const ids = rows.slice(start, start + 500).map((row) => row.id);
+        const images = (await knex()({ fr: TABLES.mediaLinks })
+          .join({ f: TABLES.files }, 'f.id', 'fr.file_id')
+          .where('fr.related_type', ARTICLE_UID)
+          .where('fr.field', 'gallery')
+          .whereIn('fr.related_id', ids)
+          .select('fr.related_id', 'f.url')
+          .orderBy([{ column: 'fr.related_id' }, { column: 'fr.order' }])) as Array<{ related_id: number; url: string }>;
+        for (const image of images) gallery.set(Number(image.related_id), [...(gallery.get(Number(image.related_id)) ?? []), image.url]);
+      }
+      return rows.map((row) => ({
+        slug: row.slug ?? '',
+        updatedAt: toIsoString(row.updated_at) ?? '',
+        coverImageUrl: row.cover_image_url,
+        coverMediaUrl: row.cover_media_url,
+        galleryUrls: gallery.get(Number(row.id)) ?? [],
+      }));
     },
 
     /** Every category with its number of published articles, by name. */

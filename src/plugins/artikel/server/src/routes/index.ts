@@ -14,6 +14,9 @@ export default {
       { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: sharedRead },
       // Two segments, and "feed" is a reserved slug: no article can shadow a feed.
       { method: 'GET', path: '/feed/:format', handler: 'artikel.feed', config: sharedRead },
+      // "sitemap.xml" holds a dot, which no slug can; the files of an index have two segments.
+      { method: 'GET', path: '/sitemap.xml', handler: 'artikel.sitemap', config: sharedRead },
+      { method: 'GET', path: '/sitemap/:page', handler: 'artikel.sitemapFile', config: sharedRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: countedRead },
       // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
       { method: 'GET', path: '/preview/:token', handler: 'artikel.preview', config: publicRead },

@@ -11,6 +11,7 @@ import pluginTables from './plugin-tables';
 import preview from './preview';
 import readCache from './read-cache';
 import readFreshness from './read-freshness';
+import sitemaps from './sitemaps';
 import slugs from './slugs';
 
 export default {
@@ -27,5 +28,6 @@ export default {
   preview,
   'read-cache': readCache,
   'read-freshness': readFreshness,
+  sitemaps,
   slugs,
 };

@@ -96,3 +96,12 @@ export async function validateFeedQuery(format: string, query: unknown): Promise
   const raw = await validateInput<{ format: 'rss' | 'atom' | 'json'; kategori?: string }>(feedSchema, { ...(query as object), format }, 'The request');
   return { format: raw.format, category: nonBlank(raw.kategori)?.toLowerCase() ?? null };
 }
+
+const sitemapFileSchema = yup.object({ page: positiveWholeNumber('page') });
+
+/** The number of a sitemap file in the path (1, 2, ...); no query parameters. */
+export async function validateSitemapFile(page: string, query: unknown): Promise<number> {
+  await validateNoParameters(query);
+  const raw = await validateInput<{ page: string }>(sitemapFileSchema, { page }, 'The path');
+  return Number(raw.page);
+}

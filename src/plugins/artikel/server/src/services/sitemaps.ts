@@ -1,0 +1,61 @@
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
+import { PLUGIN_ID } from '../constants';
+import { publishedArticles } from '../repositories/articles';
+import { absoluteMediaUrl } from '../utils/article-records';
+import { blankToNull } from '../utils/blank';
+import { getService } from '../utils/get-service';
+import { articlePageUrl } from '../utils/site-links';
+
+/** The sitemap of the published articles: one file, or past the per-file limit an index of files. */
+const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
+  const articles = publishedArticles(strapi);
+  const config = <T>(name: string) => strapi.plugin(PLUGIN_ID).config(name) as T;
+
+  /** One file of up to `sitemapUrls` article pages, each with its last change and its cover and gallery photos (Google's image extension). */
+  const urlSet = async (page: number, apiBase: string): Promise<string> => {
+    const perFile = config<number>('sitemapUrls');
+    const site = { articleUrlPattern: config<string>('siteArticleUrl'), apiBase };
+    const mediaContext = { studioName: '', mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || apiBase };
+    const stream = new SitemapStream({ xmlns: { image: true, news: false, video: false, xhtml: false } });
+    const done = streamToPromise(stream);
+    for (const record of await articles.sitemapPage((page - 1) * perFile, perFile)) {
+      const cover = blankToNull(record.coverImageUrl) ?? (record.coverMediaUrl ? absoluteMediaUrl(record.coverMediaUrl, mediaContext) : null);
+      const photos = [...(cover ? [cover] : []), ...record.galleryUrls.map((url) => absoluteMediaUrl(url, mediaContext))];
+      stream.write({ url: articlePageUrl(record.slug, site), lastmod: record.updatedAt, img: photos.map((url) => ({ url })) });
+    }
+    stream.end();
+    return (await done).toString('utf8');
+  };
+
+  /** The index of the files, each at /api/artikel/sitemap/{n}. */
+  const index = async (files: number, apiBase: string): Promise<string> => {
+    const stream = new SitemapIndexStream();
+    const done = streamToPromise(stream);
+    for (let page = 1; page <= files; page += 1) stream.write({ url: new URL(`/api/artikel/sitemap/${page}`, apiBase).toString() });
+    stream.end();
+    return (await done).toString('utf8');
+  };
+
+  return {
+    /** /sitemap.xml: every article when they fit in one file, else the index of the files. */
+    async root(apiBase: string): Promise<string> {
+      return getService(strapi, 'read-cache').remember(`sitemap:root:${apiBase}`, async () => {
+        const files = Math.ceil((await articles.publishedCount()) / config<number>('sitemapUrls'));
+        return files <= 1 ? urlSet(1, apiBase) : index(files, apiBase);
+      });
+    },
+
+    /** /sitemap/{n}: the n-th file of the index; one past the last is a 404. */
+    async file(page: number, apiBase: string): Promise<string> {
+      return getService(strapi, 'read-cache').remember(`sitemap:${page}:${apiBase}`, async () => {
+        const files = Math.ceil((await articles.publishedCount()) / config<number>('sitemapUrls'));
+        if (page > Math.max(files, 1)) throw new errors.NotFoundError(`The sitemap has ${Math.max(files, 1)} files`);
+        return urlSet(page, apiBase);
+      });
+    },
+  };
+};
+
+export default sitemaps;
