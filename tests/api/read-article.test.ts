@@ -39,7 +39,7 @@ describe('GET /api/artikel/{slug}', () => {
       [
         'author', 'category', 'content', 'content_html', 'cover_image_url', 'created_at', 'gallery', 'id', 'meta_description',
         'meta_keywords', 'meta_title', 'published_at', 'reading_time', 'related', 'slug', 'status', 'summary', 'tags', 'title',
-        'updated_at', 'views',
+        'updated_at', 'views', 'json_ld',
       ].sort(),
     );
     expect(article).toMatchObject({
@@ -141,5 +141,33 @@ describe('GET /api/artikel/{slug}', () => {
   it('rejects query parameters on a single read', async () => {
     const response = await app.api().get('/api/artikel/barn-wedding?status=draft').expect(400);
     expect(response.body.error.details.errors[0].path).toEqual(['status']);
+  });
+});
+
+describe('structured data', () => {
+  it('carries a schema.org BlogPosting built from the article: headline, description, images, author, dates, keywords, URL', async () => {
+    const article = (await app.api().get('/api/artikel/barn-wedding').expect(200)).body.data;
+    const posting = article.json_ld;
+    expect(posting).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'BlogPosting',
+      headline: article.meta_title,
+      name: article.title,
+      description: article.meta_description,
+      author: { '@type': expect.stringMatching(/^(Person|Organization)$/), name: article.author },
+      publisher: { '@type': 'Organization', name: 'Lichtbild Studio' },
+      datePublished: article.published_at,
+      dateModified: article.updated_at,
+    });
+    expect(typeof posting.headline).toBe('string');
+    expect([...posting.headline].length).toBeLessThanOrEqual(110);
+    expect(posting.image).toEqual([...(article.cover_image_url ? [article.cover_image_url] : []), ...article.gallery.map((image: { url: string }) => image.url)]);
+    expect(typeof posting.keywords).toBe('string');
+    expect(posting.keywords.split(', ')).toEqual(article.meta_keywords ? expect.any(Array) : article.tags);
+    expect(posting.url).toBe(`/api/artikel/${article.slug}`);
+    expect(posting.mainEntityOfPage).toEqual({ '@type': 'WebPage', '@id': posting.url });
+    for (const date of [posting.datePublished, posting.dateModified]) expect(new Date(date).toISOString()).toBe(date);
+    // It survives the round trip a site makes: printed into a script tag and parsed back.
+    expect(JSON.parse(JSON.stringify(posting))).toEqual(posting);
   });
 });

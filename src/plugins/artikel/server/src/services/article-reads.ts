@@ -53,6 +53,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   const recordContext = (): RecordContext => ({
     studioName: strapi.plugin(PLUGIN_ID).config('studioName') as string,
     mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) ?? '',
+    articleUrlPattern: strapi.plugin(PLUGIN_ID).config('siteArticleUrl') as string,
   });
 
   const summariesOf = (records: ArticleRecord[]): ArticleSummary[] => {

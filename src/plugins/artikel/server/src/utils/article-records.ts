@@ -1,4 +1,7 @@
+import type { BlogPosting, WithContext } from 'schema-dts';
 import { blankToNull } from './blank';
+import { articlePageUrl } from './site-links';
+import { blogPosting } from './structured-data';
 import { parseTags } from './tags';
 import { readingTimeMinutes, renderContentHtml, summarize } from './content';
 
@@ -68,12 +71,16 @@ export interface FullArticle extends ArticleSummary {
   related: ArticleSummary[];
   status: 'published' | 'draft';
   created_at: string;
+  /** schema.org BlogPosting, for the site's <script type="application/ld+json">. */
+  json_ld: WithContext<BlogPosting>;
 }
 
 export interface RecordContext {
   studioName: string;
   /** Prefix for media URLs that the upload provider stores relative to the server (PUBLIC_URL). */
   mediaBaseUrl: string;
+  /** The public page of an article, with {slug} (SITE_ARTICLE_URL); empty without a site. */
+  articleUrlPattern?: string;
 }
 
 export function absoluteMediaUrl(url: string, context: RecordContext): string {
@@ -105,23 +112,40 @@ export function toArticleSummary(record: ArticleRecord, context: RecordContext):
 
 export function toFullArticle(record: ArticleDetailRecord, related: ArticleSummary[], context: RecordContext): FullArticle {
   const summary = toArticleSummary(record, context);
+  const gallery = record.gallery.map((image) => ({
+    url: absoluteMediaUrl(image.url, context),
+    alt: image.alternativeText ?? '',
+    caption: image.caption ?? '',
+    width: image.width,
+    height: image.height,
+  }));
+  const metaTitle = blankToNull(record.metaTitle) ?? record.title;
+  const metaDescription = blankToNull(record.metaDescription) ?? summary.summary;
+  const metaKeywords = blankToNull(record.metaKeywords);
   return {
     ...summary,
     content: record.content,
     content_html: renderContentHtml(record.content),
-    gallery: record.gallery.map((image) => ({
-      url: absoluteMediaUrl(image.url, context),
-      alt: image.alternativeText ?? '',
-      caption: image.caption ?? '',
-      width: image.width,
-      height: image.height,
-    })),
-    meta_title: blankToNull(record.metaTitle) ?? record.title,
-    meta_description: blankToNull(record.metaDescription) ?? summary.summary,
-    meta_keywords: blankToNull(record.metaKeywords),
+    gallery,
+    meta_title: metaTitle,
+    meta_description: metaDescription,
+    meta_keywords: metaKeywords,
     related,
     status: record.publishedAt ? 'published' : 'draft',
     created_at: record.createdAt,
+    json_ld: blogPosting({
+      title: summary.title,
+      metaTitle,
+      metaDescription,
+      imageUrls: [...(summary.cover_image_url ? [summary.cover_image_url] : []), ...gallery.map((image) => image.url)],
+      author: summary.author,
+      studioName: context.studioName,
+      publishedAt: summary.published_at,
+      updatedAt: summary.updated_at,
+      keywords: metaKeywords === null ? summary.tags : metaKeywords.split(',').map((keyword) => keyword.trim()).filter(Boolean),
+      pageUrl: articlePageUrl(summary.slug, { articleUrlPattern: context.articleUrlPattern ?? '', apiBase: context.mediaBaseUrl }),
+      section: summary.category?.name ?? null,
+    }),
   };
 }
 

@@ -4,7 +4,9 @@
  */
 export function articlePageUrl(slug: string, site: { articleUrlPattern: string; apiBase: string }): string {
   if (site.articleUrlPattern !== '') return site.articleUrlPattern.replaceAll('{slug}', encodeURIComponent(slug));
-  return new URL(`/api/artikel/${encodeURIComponent(slug)}`, site.apiBase).toString();
+  const path = `/api/artikel/${encodeURIComponent(slug)}`;
+  // Without PUBLIC_URL a cached article knows no address of its own: the path alone.
+  return site.apiBase === '' ? path : new URL(path, site.apiBase).toString();
 }
 
 /** The public site's home: the origin of SITE_ARTICLE_URL, else the API's own base. */
