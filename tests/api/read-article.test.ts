@@ -37,7 +37,7 @@ describe('GET /api/artikel/{slug}', () => {
     const article = response.body.data;
     expect(Object.keys(article).sort()).toEqual(
       [
-        'author', 'category', 'content', 'content_html', 'cover_image_url', 'created_at', 'gallery', 'id', 'meta_description',
+        'author', 'category', 'content', 'content_html', 'cover', 'cover_image_url', 'created_at', 'gallery', 'id', 'meta_description',
         'meta_keywords', 'meta_title', 'published_at', 'reading_time', 'related', 'slug', 'status', 'summary', 'tags', 'title',
         'updated_at', 'views', 'json_ld',
       ].sort(),
@@ -108,7 +108,7 @@ describe('GET /api/artikel/{slug}', () => {
       'wedding-timeline',
     ]);
     expect(Object.keys(body.data.related[0]).sort()).toEqual(
-      ['author', 'category', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'].sort(),
+      ['author', 'category', 'cover', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'].sort(),
     );
   });
 

@@ -81,8 +81,8 @@ describe('media from the Media Library', () => {
   it('serves the gallery with url, alt, caption and size, in order', async () => {
     const { body } = await app.api().get('/api/artikel/gallery-night').expect(200);
     expect(body.data.gallery).toEqual([
-      { url: '/uploads/first.jpg', alt: 'Alt of first.jpg', caption: 'Caption of first.jpg', width: 800, height: 600 },
-      { url: '/uploads/second.jpg', alt: 'Alt of second.jpg', caption: 'Caption of second.jpg', width: 600, height: 800 },
+      { url: '/uploads/first.jpg', alt: 'Alt of first.jpg', caption: 'Caption of first.jpg', width: 800, height: 600, mime: 'image/jpeg', formats: [], srcset: '/uploads/first.jpg 800w' },
+      { url: '/uploads/second.jpg', alt: 'Alt of second.jpg', caption: 'Caption of second.jpg', width: 600, height: 800, mime: 'image/jpeg', formats: [], srcset: '/uploads/second.jpg 600w' },
     ]);
   });
 

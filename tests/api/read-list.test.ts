@@ -34,7 +34,7 @@ describe('GET /api/artikel', () => {
     const response = await app.api().get('/api/artikel').expect(200);
     const rainy = response.body.data.find((article: { slug: string }) => article.slug === 'rainy-wedding');
     expect(Object.keys(rainy).sort()).toEqual(
-      ['author', 'category', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'].sort(),
+      ['author', 'category', 'cover', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'].sort(),
     );
     expect(rainy).toMatchObject({
       title: 'Rainy wedding day',

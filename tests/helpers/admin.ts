@@ -10,6 +10,8 @@ export interface Editor {
   post: (path: string, body?: object) => supertest.Test;
   put: (path: string, body: object) => supertest.Test;
   del: (path: string) => supertest.Test;
+  /** Signs any request as the editor (an upload with attached files, for one). */
+  signed: (test: supertest.Test) => supertest.Test;
 }
 
 let registered = 0;
@@ -32,6 +34,7 @@ export async function registerEditor(app: TestApp): Promise<Editor> {
     post: (path, body = {}) => auth(app.api().post(path).send(body)),
     put: (path, body) => auth(app.api().put(path).send(body)),
     del: (path) => auth(app.api().delete(path)),
+    signed: auth,
   };
 }
 

@@ -15,6 +15,7 @@ const summary = {
   category: { name: 'C', slug: 'c' },
   tags: [],
   cover_image_url: null,
+  cover: null,
   author: 'Studio',
   views: 0,
   reading_time: 1,

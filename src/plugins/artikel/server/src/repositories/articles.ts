@@ -37,6 +37,12 @@ interface SummaryRow {
   tags: string | null;
   cover_image_url: string | null;
   cover_media_url: string | null;
+  cover_width: number | string | null;
+  cover_height: number | string | null;
+  cover_mime: string | null;
+  cover_alt: string | null;
+  cover_caption: string | null;
+  cover_formats: unknown;
   author: string | null;
   views: number | string | null;
   category_name: string | null;
@@ -55,7 +61,18 @@ function parseSummaryRow(row: SummaryRow): ArticleRecord {
     content: row.content ?? '',
     tags: row.tags,
     coverImageUrl: row.cover_image_url,
-    coverMediaUrl: row.cover_media_url,
+    coverMedia:
+      row.cover_media_url === null
+        ? null
+        : {
+            url: row.cover_media_url,
+            width: row.cover_width === null ? null : Number(row.cover_width),
+            height: row.cover_height === null ? null : Number(row.cover_height),
+            mime: row.cover_mime,
+            alternativeText: row.cover_alt,
+            caption: row.cover_caption,
+            formats: row.cover_formats,
+          },
     author: row.author,
     views: Number(row.views ?? 0),
     category: row.category_name === null ? null : { name: row.category_name, slug: row.category_slug ?? '' },
@@ -131,6 +148,12 @@ export const publishedArticles = (strapi: Core.Strapi) => {
         'c.slug as category_slug',
         'v.views as views',
         'f.url as cover_media_url',
+        'f.width as cover_width',
+        'f.height as cover_height',
+        'f.mime as cover_mime',
+        'f.alternative_text as cover_alt',
+        'f.caption as cover_caption',
+        'f.formats as cover_formats',
       )) as SummaryRow[];
     return rows.map(parseSummaryRow);
   };

@@ -12,21 +12,45 @@ import {
   toFullArticle,
   toIsoString,
 } from '../utils/article-records';
+import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
 
+const MEDIA_FIELDS = ['url', 'alternativeText', 'caption', 'width', 'height', 'mime', 'formats'] as const;
+
+/** An image as the Document Service gives it (fields of MEDIA_FIELDS). */
+interface MediaDocument {
+  url: string;
+  alternativeText?: string | null;
+  caption?: string | null;
+  width?: number | null;
+  height?: number | null;
+  mime?: string | null;
+  formats?: unknown;
+}
+
+const mediaRecord = (media: MediaDocument): MediaRecord => ({
+  url: media.url,
+  alternativeText: media.alternativeText ?? null,
+  caption: media.caption ?? null,
+  width: media.width ?? null,
+  height: media.height ?? null,
+  mime: media.mime ?? null,
+  formats: media.formats ?? null,
+});
+
 const DETAIL_POPULATE: Modules.Documents.Params.Populate.Any<typeof ARTICLE_UID> = {
   category: { fields: ['name', 'slug'] },
-  cover: { fields: ['url'] },
-  gallery: { fields: ['url', 'alternativeText', 'caption', 'width', 'height'] },
+  cover: { fields: [...MEDIA_FIELDS] },
+  gallery: { fields: [...MEDIA_FIELDS] },
 };
 
 type ArticleDocument = NonNullable<Awaited<ReturnType<Modules.Documents.ServiceInstance<typeof ARTICLE_UID>['findOne']>>> & {
   category?: { id: number | string; documentId: string; name?: string | null; slug?: string | null } | null;
-  cover?: { url: string } | null;
-  gallery?: Array<{ url: string; alternativeText?: string | null; caption?: string | null; width?: number | null; height?: number | null }> | null;
+  cover?: MediaDocument | null;
+  gallery?: MediaDocument[] | null;
 };
 
 export interface CategoryWithCount {
@@ -80,7 +104,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       content: document.content ?? '',
       tags: document.tags ?? null,
       coverImageUrl: document.cover_image_url ?? null,
-      coverMediaUrl: document.cover?.url ?? null,
+      coverMedia: document.cover ? mediaRecord(document.cover) : null,
       author: document.author ?? null,
       views: viewCount,
       category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,
@@ -90,13 +114,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       metaTitle: document.meta_title ?? null,
       metaDescription: document.meta_description ?? null,
       metaKeywords: document.meta_keywords ?? null,
-      gallery: (document.gallery ?? []).map((image) => ({
-        url: image.url,
-        alternativeText: image.alternativeText ?? null,
-        caption: image.caption ?? null,
-        width: image.width ?? null,
-        height: image.height ?? null,
-      })),
+      gallery: (document.gallery ?? []).map(mediaRecord),
     };
     const related = await relatedTo({ documentId: document.documentId, tags: record.tags, categoryId: document.category ? Number(document.category.id) : null });
     return toFullArticle(record, related, recordContext());

@@ -1,5 +1,6 @@
 import type { BlogPosting, WithContext } from 'schema-dts';
 import { blankToNull } from './blank';
+import { type MediaRecord, type Photo, toPhoto } from './photos';
 import { articlePageUrl } from './site-links';
 import { blogPosting } from './structured-data';
 import { parseTags } from './tags';
@@ -14,7 +15,7 @@ export interface ArticleRecord {
   content: string;
   tags: string | null;
   coverImageUrl: string | null;
-  coverMediaUrl: string | null;
+  coverMedia: MediaRecord | null;
   author: string | null;
   views: number;
   category: { name: string; slug: string } | null;
@@ -23,19 +24,12 @@ export interface ArticleRecord {
   createdAt: string;
 }
 
-export interface GalleryImageRecord {
-  url: string;
-  alternativeText: string | null;
-  caption: string | null;
-  width: number | null;
-  height: number | null;
-}
 
 export interface ArticleDetailRecord extends ArticleRecord {
   metaTitle: string | null;
   metaDescription: string | null;
   metaKeywords: string | null;
-  gallery: GalleryImageRecord[];
+  gallery: MediaRecord[];
 }
 
 export interface ArticleSummary {
@@ -46,6 +40,8 @@ export interface ArticleSummary {
   category: { name: string; slug: string } | null;
   tags: string[];
   cover_image_url: string | null;
+  /** The uploaded cover with its generated formats and srcset; null when the cover is only a linked URL or none. */
+  cover: Photo | null;
   author: string;
   views: number;
   reading_time: number;
@@ -53,18 +49,11 @@ export interface ArticleSummary {
   updated_at: string;
 }
 
-export interface GalleryImage {
-  url: string;
-  alt: string;
-  caption: string;
-  width: number | null;
-  height: number | null;
-}
 
 export interface FullArticle extends ArticleSummary {
   content: string;
   content_html: string;
-  gallery: GalleryImage[];
+  gallery: Photo[];
   meta_title: string;
   meta_description: string;
   meta_keywords: string | null;
@@ -93,7 +82,9 @@ export function effectiveSummary(record: Pick<ArticleRecord, 'summary' | 'conten
 }
 
 export function toArticleSummary(record: ArticleRecord, context: RecordContext): ArticleSummary {
-  const cover = blankToNull(record.coverImageUrl) ?? (record.coverMediaUrl ? absoluteMediaUrl(record.coverMediaUrl, context) : null);
+  const absolute = (url: string) => absoluteMediaUrl(url, context);
+  const uploaded = record.coverMedia === null ? null : toPhoto(record.coverMedia, absolute);
+  const cover = blankToNull(record.coverImageUrl) ?? uploaded?.url ?? null;
   return {
     id: record.documentId,
     title: record.title,
@@ -102,6 +93,7 @@ export function toArticleSummary(record: ArticleRecord, context: RecordContext):
     category: record.category,
     tags: parseTags(record.tags),
     cover_image_url: cover,
+    cover: uploaded,
     author: blankToNull(record.author) ?? context.studioName,
     views: record.views,
     reading_time: readingTimeMinutes(record.content),
@@ -112,13 +104,7 @@ export function toArticleSummary(record: ArticleRecord, context: RecordContext):
 
 export function toFullArticle(record: ArticleDetailRecord, related: ArticleSummary[], context: RecordContext): FullArticle {
   const summary = toArticleSummary(record, context);
-  const gallery = record.gallery.map((image) => ({
-    url: absoluteMediaUrl(image.url, context),
-    alt: image.alternativeText ?? '',
-    caption: image.caption ?? '',
-    width: image.width,
-    height: image.height,
-  }));
+  const gallery = record.gallery.map((image) => toPhoto(image, (url) => absoluteMediaUrl(url, context)));
   const metaTitle = blankToNull(record.metaTitle) ?? record.title;
   const metaDescription = blankToNull(record.metaDescription) ?? summary.summary;
   const metaKeywords = blankToNull(record.metaKeywords);
