@@ -2,8 +2,8 @@ import { createArticle, createCategory, ARTICLE_UID } from '../helpers/fixtures'
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
-const SUMMARY_KEYS = ['author', 'category', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'];
-const FULL_KEYS = [...SUMMARY_KEYS, 'content', 'content_html', 'created_at', 'gallery', 'meta_description', 'meta_keywords', 'meta_title', 'related', 'status'];
+const SUMMARY_KEYS = ['author', 'category', 'cover', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'];
+const FULL_KEYS = [...SUMMARY_KEYS, 'content', 'content_html', 'created_at', 'gallery', 'meta_description', 'meta_keywords', 'meta_title', 'related', 'status', 'json_ld'];
 const CATEGORY_KEYS = ['article_count', 'name', 'slug'];
 
 const PARAMETER_SETS = [
