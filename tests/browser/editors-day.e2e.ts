@@ -439,8 +439,9 @@ describe("an editor's day in the admin of a production build", () => {
     expect(read.status).toBe(200);
     const gallery: GalleryItem[] = read.body.data.gallery;
     expect(gallery).toEqual([
-      { url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: cover.alt, caption: cover.caption, width: cover.width, height: cover.height },
-      { url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: second.alt, caption: second.caption, width: second.width, height: second.height },
+      // Each with the smaller copies the Media Library made of it (a thumbnail at these sizes) and a srcset of them.
+      expect.objectContaining({ url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: cover.alt, caption: cover.caption, width: cover.width, height: cover.height, mime: 'image/png', srcset: expect.stringMatching(/ 245w, .+ 320w$/) }),
+      expect.objectContaining({ url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: second.alt, caption: second.caption, width: second.width, height: second.height, mime: 'image/png', srcset: expect.stringMatching(/ 240w$/) }),
     ]);
     expect(read.body.data.cover_image_url).toBe(gallery[0].url);
     for (const url of [read.body.data.cover_image_url, gallery[1].url]) {
