@@ -1,28 +1,8 @@
 import openApiDocument from '../../src/plugins/artikel/server/src/openapi/openapi.json';
-import { ARTICLE_UID, createArticle, createCategory } from '../helpers/fixtures';
+import { ARTICLE_UID, createArticle, createCategory, createMediaFile } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-
-async function mediaFile(name: string, width: number, height: number): Promise<number> {
-  // A file record as the Media Library stores it after an upload.
-  const file = await app.strapi.db.query('plugin::upload.file').create({
-    data: {
-      name,
-      hash: name.replace(/\W/g, '_'),
-      ext: '.jpg',
-      mime: 'image/jpeg',
-      size: 12.5,
-      url: `/uploads/${name}`,
-      provider: 'local',
-      width,
-      height,
-      alternativeText: `Alt of ${name}`,
-      caption: `Caption of ${name}`,
-    },
-  });
-  return file.id as number;
-}
 
 beforeAll(async () => {
   app = await startStrapi();
@@ -36,9 +16,9 @@ beforeAll(async () => {
   await createArticle(app.strapi, { title: 'Milky way', slug: 'milky-way', category: astro });
   await createArticle(app.strapi, { title: 'Unreleased comet', slug: 'unreleased-comet', category: astro, status: 'draft' });
   await createArticle(app.strapi, { title: 'Only a draft animal', slug: 'draft-animal', category: animals, status: 'draft' });
-  const cover = await mediaFile('cover.jpg', 1600, 900);
-  const first = await mediaFile('first.jpg', 800, 600);
-  const second = await mediaFile('second.jpg', 600, 800);
+  const cover = await createMediaFile(app.strapi, 'cover.jpg', 1600, 900);
+  const first = await createMediaFile(app.strapi, 'first.jpg', 800, 600);
+  const second = await createMediaFile(app.strapi, 'second.jpg', 600, 800);
   await app.strapi.documents(ARTICLE_UID).create({
     data: { title: 'Gallery night', slug: 'gallery-night', content: 'Pictures.', category: astro, cover, gallery: [first, second] } as never,
     status: 'published',

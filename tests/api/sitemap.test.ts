@@ -1,18 +1,10 @@
 import { XMLParser } from 'fast-xml-parser';
-import { createArticle, createCategory } from '../helpers/fixtures';
+import { createArticle, createCategory, createMediaFile } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 const SITE = 'https://studio.example/artikel/{slug}';
 const saved: Record<string, string | undefined> = {};
 let app: TestApp;
-
-/** A file record as the Media Library stores it after an upload. */
-async function mediaFile(name: string): Promise<number> {
-  const file = await app.strapi.db.query('plugin::upload.file').create({
-    data: { name, hash: name.replace(/\W/g, '_'), ext: '.jpg', mime: 'image/jpeg', size: 12.5, url: `/uploads/${name}`, provider: 'local', width: 800, height: 600 },
-  });
-  return file.id as number;
-}
 
 beforeAll(async () => {
   // Three article pages per file, so seven articles need an index of three files.
@@ -22,8 +14,8 @@ beforeAll(async () => {
   }
   app = await startStrapi();
   const category = await createCategory(app.strapi, 'Landscapes', 'landscapes');
-  const cover = await mediaFile('dunes-cover.jpg');
-  const gallery = [await mediaFile('dunes-1.jpg'), await mediaFile('dunes-2.jpg')];
+  const cover = await createMediaFile(app.strapi, 'dunes-cover.jpg', 800, 600);
+  const gallery = [await createMediaFile(app.strapi, 'dunes-1.jpg', 800, 600), await createMediaFile(app.strapi, 'dunes-2.jpg', 800, 600)];
   await app.strapi.documents('api::article.article').create({
     data: { title: 'Dunes at dawn', slug: 'dunes', content: 'Sand.', category, cover, gallery },
     status: 'published',

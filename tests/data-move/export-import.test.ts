@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { currentStore, ensurePostgresDatabase, postgresEnv } from '../helpers/store';
+import { sqliteEnv, strapiCli } from '../helpers/strapi-cli';
 import { removeServiceDatabase, serviceDatabaseName, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 
 /**
@@ -13,9 +12,6 @@ import { removeServiceDatabase, serviceDatabaseName, startServiceProcess, type S
  * SQLite file otherwise), then the service on the destination answers every public read as the
  * source did, view counts included, with its tag and search index rebuilt at start.
  */
-
-const APP_DIR = path.resolve(__dirname, '..', '..');
-const run = promisify(execFile);
 
 jest.setTimeout(600_000);
 
@@ -36,21 +32,6 @@ afterAll(async () => {
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
-/** Runs the Strapi CLI in the app folder, as an operator would, on the store `env` names. */
-async function strapiCli(args: string[], env: Record<string, string>): Promise<void> {
-  const databaseEnv: Record<string, string | undefined> = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error', ...env };
-  // The suite's PostgreSQL settings must not leak into a command meant for the SQLite file.
-  if (env.DATABASE_CLIENT === 'sqlite') for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete databaseEnv[name];
-  const diagnostics = () => new Set(fs.readdirSync(APP_DIR).filter((name) => /^(export|import)_\d+\.log$/.test(name)));
-  const earlier = diagnostics();
-  try {
-    await run('npx', ['--no-install', 'strapi', ...args], { cwd: APP_DIR, env: databaseEnv, maxBuffer: 16 * 1024 * 1024 });
-  } finally {
-    // The CLI writes a diagnostic log into the working folder; the test's own go with it.
-    for (const name of diagnostics()) if (!earlier.has(name)) fs.rmSync(path.join(APP_DIR, name), { force: true });
-  }
-}
-
 /** Runs SQL on the source's SQLite file (the suite's helper would use PostgreSQL under test:postgres). */
 function runSqlOnSource(sql: string, values: unknown[]): void {
   const database = new Database(sourceFile);
@@ -60,8 +41,6 @@ function runSqlOnSource(sql: string, values: unknown[]): void {
     database.close();
   }
 }
-
-const sqliteEnv = (file: string) => ({ DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: file });
 
 /** The destination's store: a fresh PostgreSQL database on the test cluster, or a SQLite file. */
 async function destinationEnv(): Promise<Record<string, string>> {

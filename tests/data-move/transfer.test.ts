@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { currentStore } from '../helpers/store';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { sqliteEnv, strapiCli } from '../helpers/strapi-cli';
 
 /**
  * `strapi transfer` from a studio's SQLite file into a RUNNING service (a fresh PostgreSQL database
@@ -13,8 +12,6 @@ import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from 
  * destination must then answer what the source answered, view counts included.
  */
 
-const APP_DIR = path.resolve(__dirname, '..', '..');
-const run = promisify(execFile);
 // The transfer itself takes seconds; the destination re-indexes once the writes are quiet.
 const SETTLED_WITHIN_MS = 60_000;
 
@@ -35,8 +32,6 @@ afterAll(async () => {
   await removeServiceDatabase(destinationFile);
   fs.rmSync(folder, { recursive: true, force: true });
 });
-
-const sqliteEnv = (file: string) => ({ DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: file });
 
 async function json(service: ServiceProcess, url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${service.baseUrl}${url}`, init);
@@ -110,24 +105,7 @@ describe('moving the data with strapi transfer into a running service', () => {
       expect(created.status).toBe(201);
       const transferToken = (created.body as { data: { accessKey: string } }).data.accessKey;
 
-      const env: Record<string, string | undefined> = { ...process.env, ...sqliteEnv(sourceFile), STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error' };
-      for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete env[name];
-      const diagnostics = () => fs.readdirSync(APP_DIR).filter((file) => /^transfer_\d+\.log$/.test(file));
-      const earlier = new Set(diagnostics());
-      try {
-        await run('npx', ['--no-install', 'strapi', 'transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--force'], {
-          cwd: APP_DIR,
-          env,
-          maxBuffer: 16 * 1024 * 1024,
-        });
-      } catch (error) {
-        // The CLI says only "Transfer process failed."; its diagnostic log says why.
-        const logs = diagnostics().filter((name) => !earlier.has(name)).map((name) => fs.readFileSync(path.join(APP_DIR, name), 'utf8'));
-        const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-        throw new Error(`strapi transfer failed:\n${stdout}\n${stderr}\n${logs.join('\n').slice(-4000)}`);
-      } finally {
-        for (const name of diagnostics()) if (!earlier.has(name)) fs.rmSync(path.join(APP_DIR, name), { force: true });
-      }
+      await strapiCli(['transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--force'], sqliteEnv(sourceFile));
 
       const started = Date.now();
       let after = await publicReads(destination, slugs);

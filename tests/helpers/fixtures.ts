@@ -37,3 +37,23 @@ export async function storedViews(strapi: Core.Strapi, documentId: string): Prom
   const row = (await strapi.db.connection('artikel_view_counts').where({ article_document_id: documentId }).first()) as { views: number } | undefined;
   return row?.views ?? 0;
 }
+
+/** A file record as the Media Library stores it after an upload of a JPEG (no file on disk). */
+export async function createMediaFile(strapi: Core.Strapi, name: string, width: number, height: number): Promise<number> {
+  const file = await strapi.db.query('plugin::upload.file').create({
+    data: {
+      name,
+      hash: name.replace(/\W/g, '_'),
+      ext: '.jpg',
+      mime: 'image/jpeg',
+      size: 12.5,
+      url: `/uploads/${name}`,
+      provider: 'local',
+      width,
+      height,
+      alternativeText: `Alt of ${name}`,
+      caption: `Caption of ${name}`,
+    },
+  });
+  return file.id as number;
+}

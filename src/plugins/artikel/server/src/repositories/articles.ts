@@ -22,6 +22,9 @@ export interface SitemapRecord {
   galleryUrls: string[];
 }
 
+/** No narrowing: every published article. */
+export const EVERY_ARTICLE: ArticleFilters = { words: [], category: null, tagKey: null };
+
 export interface CategoryCountRecord {
   name: string;
   slug: string;
@@ -121,17 +124,21 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     return query;
   };
 
-  /** The summary columns of each article: its category, view count and uploaded cover. */
-  const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => {
-    const rows = (await query
-      .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
+  /** Joins each article row (alias `a`) to its uploaded cover's file (alias `f`), if it has one. */
+  const withCoverFile = (query: QueryBuilder): QueryBuilder =>
+    query
       .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
         join
           .on('fr.related_id', '=', 'a.id')
           .andOn('fr.related_type', '=', knex().raw('?', [ARTICLE_UID]))
           .andOn('fr.field', '=', knex().raw('?', ['cover']));
       })
-      .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id')
+      .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id');
+
+  /** The summary columns of each article: its category, view count and uploaded cover. */
+  const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => {
+    const rows = (await withCoverFile(query)
+      .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
       .select(
         'a.document_id',
         'a.title',
@@ -224,23 +231,9 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       return documentIdsOf(await query);
     },
 
-    /** How many articles are published. */
-    async publishedCount(): Promise<number> {
-      const row = (await published().count({ total: '*' }).first()) as { total: number | string } | undefined;
-      return Number(row?.total ?? 0);
-    },
-
     /** Published articles `offset` to `offset + limit` in a stable order (row id), with their photos. */
     async sitemapPage(offset: number, limit: number): Promise<SitemapRecord[]> {
-      const rows = (await knex()({ a: TABLES.articles })
-        .whereNotNull('a.published_at')
-        .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
-          join
-            .on('fr.related_id', '=', 'a.id')
-            .andOn('fr.related_type', '=', knex().raw('?', [ARTICLE_UID]))
-            .andOn('fr.field', '=', knex().raw('?', ['cover']));
-        })
-        .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id')
+      const rows = (await withCoverFile(knex()({ a: TABLES.articles }).whereNotNull('a.published_at'))
         .select('a.id', 'a.slug', 'a.updated_at', 'a.cover_image_url', 'f.url as cover_media_url')
         .orderBy('a.id')
         .limit(limit)

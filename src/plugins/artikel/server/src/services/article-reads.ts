@@ -1,7 +1,7 @@
 import type { Core, Modules } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT } from '../constants';
-import { publishedArticles, type ArticleFilters } from '../repositories/articles';
+import { EVERY_ARTICLE, publishedArticles, type ArticleFilters } from '../repositories/articles';
 import {
   type ArticleDetailRecord,
   type ArticleRecord,
@@ -145,8 +145,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async latest(): Promise<ArticleSummary[]> {
-      const everything: ArticleFilters = { words: [], category: null, tagKey: null };
-      return withCurrentViews(await cache().remember('latest', async () => summariesOf(await articles.newest(everything, LATEST_COUNT))));
+      return withCurrentViews(await cache().remember('latest', async () => summariesOf(await articles.newest(EVERY_ARTICLE, LATEST_COUNT))));
     },
 
     async categories(): Promise<CategoryWithCount[]> {

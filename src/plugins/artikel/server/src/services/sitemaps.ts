@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { PLUGIN_ID } from '../constants';
-import { publishedArticles } from '../repositories/articles';
+import { EVERY_ARTICLE, publishedArticles } from '../repositories/articles';
 import { absoluteMediaUrl } from '../utils/article-records';
 import { blankToNull } from '../utils/blank';
 import { getService } from '../utils/get-service';
@@ -17,7 +17,7 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
   const urlSet = async (page: number, apiBase: string): Promise<string> => {
     const perFile = config<number>('sitemapUrls');
     const site = { articleUrlPattern: config<string>('siteArticleUrl'), apiBase };
-    const mediaContext = { studioName: '', mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || apiBase };
+    const mediaContext = { mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || apiBase };
     const stream = new SitemapStream({ xmlns: { image: true, news: false, video: false, xhtml: false } });
     const done = streamToPromise(stream);
     for (const record of await articles.sitemapPage((page - 1) * perFile, perFile)) {
@@ -28,6 +28,9 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
     stream.end();
     return (await done).toString('utf8');
   };
+
+  /** How many files the sitemap has: at least one, empty when nothing is published. */
+  const fileCount = async (): Promise<number> => Math.max(1, Math.ceil((await articles.count(EVERY_ARTICLE)) / config<number>('sitemapUrls')));
 
   /** The index of the files, each at /api/artikel/sitemap/{n}. */
   const index = async (files: number, apiBase: string): Promise<string> => {
@@ -42,16 +45,16 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
     /** /sitemap.xml: every article when they fit in one file, else the index of the files. */
     async root(apiBase: string): Promise<string> {
       return getService(strapi, 'read-cache').remember(`sitemap:root:${apiBase}`, async () => {
-        const files = Math.ceil((await articles.publishedCount()) / config<number>('sitemapUrls'));
-        return files <= 1 ? urlSet(1, apiBase) : index(files, apiBase);
+        const files = await fileCount();
+        return files === 1 ? urlSet(1, apiBase) : index(files, apiBase);
       });
     },
 
     /** /sitemap/{n}: the n-th file of the index; one past the last is a 404. */
     async file(page: number, apiBase: string): Promise<string> {
       return getService(strapi, 'read-cache').remember(`sitemap:${page}:${apiBase}`, async () => {
-        const files = Math.ceil((await articles.publishedCount()) / config<number>('sitemapUrls'));
-        if (page > Math.max(files, 1)) throw new errors.NotFoundError(`The sitemap has ${Math.max(files, 1)} files`);
+        const files = await fileCount();
+        if (page > files) throw new errors.NotFoundError(`The sitemap has ${files} files`);
         return urlSet(page, apiBase);
       });
     },

@@ -72,7 +72,7 @@ export interface RecordContext {
   articleUrlPattern?: string;
 }
 
-export function absoluteMediaUrl(url: string, context: RecordContext): string {
+export function absoluteMediaUrl(url: string, context: Pick<RecordContext, 'mediaBaseUrl'>): string {
   return url.startsWith('/') ? `${context.mediaBaseUrl.replace(/\/$/, '')}${url}` : url;
 }
 
