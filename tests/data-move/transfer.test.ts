@@ -105,7 +105,9 @@ describe('moving the data with strapi transfer into a running service', () => {
       expect(created.status).toBe(201);
       const transferToken = (created.body as { data: { accessKey: string } }).data.accessKey;
 
-      await strapiCli(['transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--force'], sqliteEnv(sourceFile));
+      // Files are left out: the destination runs in this very app folder, and a transfer of files
+      // would move its public/uploads aside (uploads_backup_*); the public reads carry none here.
+      await strapiCli(['transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--exclude', 'files', '--force'], sqliteEnv(sourceFile));
 
       const started = Date.now();
       let after = await publicReads(destination, slugs);
