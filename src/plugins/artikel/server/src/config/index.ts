@@ -17,6 +17,8 @@ export interface ArtikelConfig {
   cacheStaleSeconds: number;
   /** Article pages per sitemap file; past it /sitemap.xml is an index (ARTIKEL_SITEMAP_URLS, at most the protocol's 50,000). */
   sitemapUrls: number;
+  /** Bytes the read cache may hold (ARTIKEL_READ_CACHE_MB, in mebibytes); 0 turns it off. */
+  readCacheBytes: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -26,6 +28,10 @@ const DEFAULT_CACHE_MAX_AGE = 60;
 const DEFAULT_CACHE_STALE_SECONDS = 300;
 // The sitemap protocol's limit of URLs per file.
 const SITEMAP_PROTOCOL_URLS = 50_000;
+// Enough for every list page, feed and sitemap of a large site and thousands of article pages, while
+// the whole process stays well under 400 MB at 100,000 articles (bench/memory.js).
+const DEFAULT_READ_CACHE_MB = 64;
+const MEBIBYTE = 1024 * 1024;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -58,6 +64,7 @@ export default {
       cacheMaxAge: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_MAX_AGE, DEFAULT_CACHE_MAX_AGE),
       cacheStaleSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_STALE_SECONDS, DEFAULT_CACHE_STALE_SECONDS),
       sitemapUrls: wholeNumberFromEnv(process.env.ARTIKEL_SITEMAP_URLS, SITEMAP_PROTOCOL_URLS),
+      readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
     };
   },
   validator(config: ArtikelConfig) {
@@ -81,6 +88,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.sitemapUrls) || config.sitemapUrls < 1 || config.sitemapUrls > SITEMAP_PROTOCOL_URLS) {
       throw new Error(`artikel: ARTIKEL_SITEMAP_URLS must be a whole number from 1 to ${SITEMAP_PROTOCOL_URLS}`);
+    }
+    if (!Number.isSafeInteger(config.readCacheBytes) || config.readCacheBytes < 0) {
+      throw new Error('artikel: ARTIKEL_READ_CACHE_MB must be a whole number of mebibytes (0 turns the read cache off)');
     }
     for (const [name, value] of [['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge], ['ARTIKEL_CACHE_STALE_SECONDS', config.cacheStaleSeconds]] as const) {
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`artikel: ${name} must be a whole number of seconds (0 turns it off)`);

@@ -1,10 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../utils/get-service';
-import { documentWrite, isArticleOrCategory, type DocumentMiddleware } from './context';
+import { ARTICLE_UID } from '../constants';
+import { documentWrite, isArticleOrCategory, writtenDocumentId, type DocumentMiddleware } from './context';
 
 /**
- * After an article or category write, the remembered public reads are dropped once the write is
- * committed (dropped earlier, a read on another connection could remember the state before it),
+ * After an article or category write, the remembered public reads it can change are dropped once
+ * the write is committed (dropped earlier, a read on another connection could remember the state before it),
  * here and on every other instance of the service.
  */
 export const dropCachedReads =
@@ -13,6 +14,9 @@ export const dropCachedReads =
     const write = documentWrite(context);
     if (write === null || !isArticleOrCategory(write.uid)) return next();
     const result = await next();
-    await getService(strapi, 'read-freshness').written();
+    // An article's write changes its own page and the published set; a category's (its name, its
+    // slug) shows in every article of it, so it drops everything.
+    const documentId = write.uid === ARTICLE_UID ? writtenDocumentId(write, result) : null;
+    await getService(strapi, 'read-freshness').written(documentId === null ? 'everything' : { documentId });
     return result;
   };

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { isSqlite } from '../utils/database-dialect';
+import type { WrittenScope } from '../utils/written-scope';
 import { inTransaction } from './transactions';
 
 const CHANNEL = 'artikel_writes';
@@ -8,8 +9,8 @@ const RECONNECT_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
 
 /** What the service does when another instance writes, and while it cannot hear them. */
 export interface WriteListener {
-  /** Another instance committed a write: what this one remembers may be stale. */
-  written: () => void;
+  /** Another instance committed a write: what this one remembers of it may be stale. */
+  written: (write: WrittenScope) => void;
   /** The channel is lost: nothing remembered can be trusted until it is back. */
   deaf: () => void;
   /** The channel is back: writes missed meanwhile are unknown, so everything remembered is dropped. */
@@ -18,7 +19,7 @@ export interface WriteListener {
 
 export interface WriteNotices {
   /** Tells the other instances about the current write; on PostgreSQL delivered when it commits. */
-  announce: () => Promise<void>;
+  announce: (write: WrittenScope) => Promise<void>;
   listen: (listener: WriteListener) => Promise<void>;
   close: () => Promise<void>;
 }
@@ -34,6 +35,15 @@ interface PgClient {
 }
 
 type PgClientConstructor = new (config: unknown) => PgClient;
+
+// A notice's payload: the sending instance, a space, and the written article's documentId or this.
+const EVERYTHING = '*';
+
+/** Reads a payload; one it does not know (another version of the service) counts as "anything written". */
+function parseNotice(payload: string): { instance: string; write: WrittenScope } {
+  const [sender = '', written = EVERYTHING] = payload.split(' ');
+  return { instance: sender, write: written === EVERYTHING || written === '' ? 'everything' : { documentId: written } };
+}
 
 /**
  * Several service instances on one PostgreSQL database keep their caches right through the
@@ -70,7 +80,9 @@ export function writeNotices(strapi: Core.Strapi): WriteNotices {
     next.on('error', reconnect);
     next.on('end', reconnect);
     next.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload !== instance) listener.written();
+      if (message.channel !== CHANNEL || message.payload === undefined) return;
+      const notice = parseNotice(message.payload);
+      if (notice.instance !== instance) listener.written(notice.write);
     });
     try {
       await next.connect();
@@ -85,9 +97,9 @@ export function writeNotices(strapi: Core.Strapi): WriteNotices {
   };
 
   return {
-    async announce() {
+    async announce(write) {
       await inTransaction(strapi, async ({ trx }) => {
-        await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL, instance]);
+        await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL, `${instance} ${write === 'everything' ? EVERYTHING : write.documentId}`]);
       });
     },
     async listen(listener) {

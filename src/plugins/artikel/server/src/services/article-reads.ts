@@ -14,6 +14,7 @@ import {
 } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
+import { PUBLISHED, documentScope } from './read-cache';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
@@ -64,6 +65,19 @@ export interface ArticleList {
   meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
 }
 
+/** An article as related articles are chosen for it. */
+interface RelatedKey {
+  documentId: string;
+  tags: string | null;
+  categoryId: number | null;
+}
+
+/** A published article's page as remembered: everything but view counts and related articles, which other articles' writes change. */
+interface RememberedPage {
+  article: FullArticle;
+  relatedKey: RelatedKey;
+}
+
 const filtersOf = (query: ListQuery): ArticleFilters => ({ words: query.words, category: query.kategori, tagKey: query.tag === null ? null : tagKey(query.tag) });
 
 /**
@@ -86,7 +100,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** Ranked by shared tags, then same category, then newest; filled with the category's and then any newest; never the article itself. */
-  const relatedTo = async (article: { documentId: string; tags: string | null; categoryId: number | null }): Promise<ArticleSummary[]> => {
+  const relatedTo = async (article: RelatedKey): Promise<ArticleSummary[]> => {
     const chosen = await articles.sharingTags({ documentId: article.documentId, tagKeys: parseTags(article.tags).map(tagKey), categoryId: article.categoryId }, RELATED_COUNT);
     if (article.categoryId !== null && chosen.length < RELATED_COUNT) {
       chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], article.categoryId, RELATED_COUNT - chosen.length)));
@@ -95,30 +109,36 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     return summariesOf(await articles.byDocumentIds(chosen));
   };
 
-  const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> => {
-    const record: ArticleDetailRecord = {
-      documentId: document.documentId,
-      title: document.title ?? '',
-      slug: document.slug ?? '',
-      summary: document.summary ?? null,
-      content: document.content ?? '',
-      tags: document.tags ?? null,
-      coverImageUrl: document.cover_image_url ?? null,
-      coverMedia: document.cover ? mediaRecord(document.cover) : null,
-      author: document.author ?? null,
-      views: viewCount,
-      category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,
-      publishedAt: toIsoString(document.publishedAt),
-      updatedAt: toIsoString(document.updatedAt) ?? '',
-      createdAt: toIsoString(document.createdAt) ?? '',
-      metaTitle: document.meta_title ?? null,
-      metaDescription: document.meta_description ?? null,
-      metaKeywords: document.meta_keywords ?? null,
-      gallery: (document.gallery ?? []).map(mediaRecord),
-    };
-    const related = await relatedTo({ documentId: document.documentId, tags: record.tags, categoryId: document.category ? Number(document.category.id) : null });
-    return toFullArticle(record, related, recordContext());
-  };
+  const detailRecordOf = (document: ArticleDocument, viewCount: number): ArticleDetailRecord => ({
+    documentId: document.documentId,
+    title: document.title ?? '',
+    slug: document.slug ?? '',
+    summary: document.summary ?? null,
+    content: document.content ?? '',
+    tags: document.tags ?? null,
+    coverImageUrl: document.cover_image_url ?? null,
+    coverMedia: document.cover ? mediaRecord(document.cover) : null,
+    author: document.author ?? null,
+    views: viewCount,
+    category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,
+    publishedAt: toIsoString(document.publishedAt),
+    updatedAt: toIsoString(document.updatedAt) ?? '',
+    createdAt: toIsoString(document.createdAt) ?? '',
+    metaTitle: document.meta_title ?? null,
+    metaDescription: document.meta_description ?? null,
+    metaKeywords: document.meta_keywords ?? null,
+    gallery: (document.gallery ?? []).map(mediaRecord),
+  });
+
+  /** What related articles are chosen by: the article's tags and category. */
+  const relatedKeyOf = (document: ArticleDocument): RelatedKey => ({
+    documentId: document.documentId,
+    tags: document.tags ?? null,
+    categoryId: document.category ? Number(document.category.id) : null,
+  });
+
+  const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> =>
+    toFullArticle(detailRecordOf(document, viewCount), await relatedTo(relatedKeyOf(document)), recordContext());
 
   const cache = () => getService(strapi, 'read-cache');
 
@@ -154,15 +174,27 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       );
     },
 
-    /** The published article with this slug, counting this read as a view unless told not to (a HEAD). */
+    /**
+     * The published article with this slug, counting this read as a view unless told not to (a
+     * HEAD). Its page is remembered under its own document, its related articles under the
+     * published set: a write of another article drops only the related list.
+     */
     async readBySlug(slug: string, { countView }: { countView: boolean }): Promise<FullArticle> {
-      const article = await cache().remember(`article:${slug}`, async () => {
-        const document = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'published', populate: DETAIL_POPULATE });
-        return document ? fullArticleOf(document, 0) : null;
-      });
-      if (!article) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
-      const viewCount = countView ? await views().countView(article.id) : await views().currentViews(article.id);
-      return { ...article, views: viewCount, related: await withCurrentViews(article.related) };
+      const page = await cache().remember(
+        `article:${slug}`,
+        async (): Promise<RememberedPage | null> => {
+          const document = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'published', populate: DETAIL_POPULATE });
+          return document ? { article: toFullArticle(detailRecordOf(document, 0), [], recordContext()), relatedKey: relatedKeyOf(document) } : null;
+        },
+        (found) => (found === null ? [PUBLISHED] : [documentScope(found.article.id)]),
+      );
+      if (!page) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
+      const id = page.article.id;
+      const [viewCount, related] = await Promise.all([
+        countView ? views().countView(id) : views().currentViews(id),
+        cache().remember(`related:${id}`, () => relatedTo(page.relatedKey)),
+      ]);
+      return { ...page.article, views: viewCount, related: await withCurrentViews(related) };
     },
 
     /** An article as its author just wrote it (a draft included), without counting a view. */

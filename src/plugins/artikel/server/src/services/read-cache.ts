@@ -1,40 +1,116 @@
+import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
+import { PLUGIN_ID } from '../constants';
+import type { WrittenScope } from '../utils/written-scope';
 
-const MAX_ENTRIES = 5000;
+/**
+ * What a remembered read depends on. `published`: which articles are published and what their
+ * summaries show (lists, latest, categories, feeds, sitemaps, related articles, "no such slug").
+ * `document:<documentId>`: one article's own page, which no other article's write can change.
+ */
+export type ReadScope = 'published' | `document:${string}`;
+
+export const PUBLISHED: ReadScope = 'published';
+export const documentScope = (documentId: string): ReadScope => `document:${documentId}`;
+
 
 interface Entry {
   value: unknown;
+  scopes: readonly ReadScope[];
+}
+
+// Keys, scopes and the entry's bookkeeping, beside the value's own bytes.
+const ENTRY_OVERHEAD_BYTES = 256;
+
+/** The bytes an entry holds, counted as its value's JSON (UTF-8) plus its key: an estimate that grows with what is kept. */
+function entryBytes(key: string, value: unknown): number {
+  const json = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  return Buffer.byteLength(json) + Buffer.byteLength(key) + ENTRY_OVERHEAD_BYTES;
 }
 
 /**
- * Remembers the parts of public reads that change only when an article or category is written
- * (lists, article bodies, related articles, category counts); view counts are never cached.
+ * Remembers public reads (lists, article pages, related articles, category counts, feeds,
+ * sitemaps); view counts are never part of them. The cache holds at most `readCacheBytes` bytes
+ * (ARTIKEL_READ_CACHE_MB; 0 turns it off), least recently used first out; one entry may take at
+ * most a quarter of it.
  *
- * Every write drops everything once it has committed (see read-freshness.ts): this instance's
- * own at once, other instances' when the database tells. A read that began before the drop may
- * finish after it, holding the old data: it is answered but not remembered, because it is stored
- * only if the generation it started under is still current. While this instance cannot hear about
+ * A write drops only what it can change, once it has committed (see read-freshness.ts): an
+ * article's write drops its own page and everything depending on the published set, not other
+ * articles' pages. A read that began before a drop of one of its scopes may finish after it,
+ * holding the old data: it is answered but not remembered. While this instance cannot hear about
  * other instances' writes it remembers nothing.
  */
-const readCache = () => {
-  const entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES });
-  let generation = 0;
+const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
+  const maxBytes = strapi.plugin(PLUGIN_ID).config('readCacheBytes') as number;
+  const entries =
+    maxBytes > 0
+      ? new LRUCache<string, Entry>({ maxSize: maxBytes, maxEntrySize: Math.floor(maxBytes / 4), sizeCalculation: (entry, key) => entryBytes(key, entry.value) })
+      : null;
+  // A logical clock: each drop ticks it; a computed read is kept only if none of its scopes was dropped after it started.
+  let clock = 0;
+  let everythingDroppedAt = 0;
+  const droppedAt = new Map<ReadScope, number>();
+  // Start times of the reads being computed, so drop times no read can be older than are forgotten.
+  const inFlight = new Map<number, number>();
   let trusted = true;
 
+  const begin = (): number => {
+    inFlight.set(clock, (inFlight.get(clock) ?? 0) + 1);
+    return clock;
+  };
+  const end = (startedAt: number): void => {
+    const left = (inFlight.get(startedAt) ?? 1) - 1;
+    if (left === 0) inFlight.delete(startedAt);
+    else inFlight.set(startedAt, left);
+  };
+  const droppedSince = (startedAt: number, scopes: readonly ReadScope[]): boolean =>
+    everythingDroppedAt > startedAt || scopes.some((scope) => (droppedAt.get(scope) ?? 0) > startedAt);
+
+  const forgetOldDrops = (): void => {
+    const oldestRead = inFlight.size === 0 ? clock : Math.min(...inFlight.keys());
+    for (const [scope, at] of droppedAt) if (at <= oldestRead) droppedAt.delete(scope);
+  };
+
+  const dropScopes = (scopes: readonly ReadScope[]): void => {
+    clock += 1;
+    for (const scope of scopes) droppedAt.set(scope, clock);
+    if (entries !== null) {
+      const dropped = new Set(scopes);
+      for (const [key, entry] of entries.entries()) if (entry.scopes.some((scope) => dropped.has(scope))) entries.delete(key);
+    }
+    forgetOldDrops();
+  };
+
   return {
-    async remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
-      if (!trusted) return compute();
+    /**
+     * The remembered value of `key`, or `compute()`'s, remembered under the scopes `scopesOf`
+     * gives for it (by default the published set).
+     */
+    async remember<T>(key: string, compute: () => Promise<T>, scopesOf: (value: T) => readonly ReadScope[] = () => [PUBLISHED]): Promise<T> {
+      if (entries === null || !trusted) return compute();
       const hit = entries.get(key);
       if (hit !== undefined) return hit.value as T;
-      const startedUnder = generation;
-      const value = await compute();
-      if (startedUnder === generation && trusted) entries.set(key, { value });
-      return value;
+      const startedAt = begin();
+      try {
+        const value = await compute();
+        const scopes = scopesOf(value);
+        if (trusted && !droppedSince(startedAt, scopes)) entries.set(key, { value, scopes });
+        return value;
+      } finally {
+        end(startedAt);
+      }
     },
 
-    invalidate(): void {
-      generation += 1;
-      entries.clear();
+    /** Drops what a committed write can have changed. */
+    invalidate(written: WrittenScope = 'everything'): void {
+      if (written === 'everything') {
+        clock += 1;
+        everythingDroppedAt = clock;
+        droppedAt.clear();
+        entries?.clear();
+        return;
+      }
+      dropScopes([PUBLISHED, documentScope(written.documentId)]);
     },
 
     /** Stops remembering (and forgets) until trust() is called. */
@@ -46,6 +122,11 @@ const readCache = () => {
     trust(): void {
       this.invalidate();
       trusted = true;
+    },
+
+    /** What is held: entries and their counted bytes (for the benchmark and tests). */
+    usage(): { entries: number; bytes: number; maxBytes: number } {
+      return { entries: entries?.size ?? 0, bytes: entries?.calculatedSize ?? 0, maxBytes };
     },
   };
 };

@@ -2,25 +2,27 @@ import type { Core } from '@strapi/strapi';
 import { afterCommit } from '../repositories/transactions';
 import { writeNotices } from '../repositories/write-notices';
 import { getService } from '../utils/get-service';
+import type { WrittenScope } from '../utils/written-scope';
 
 /**
- * Keeps every instance's remembered reads true to the database: a write drops this instance's
- * once it commits and tells the other instances on the same database, which drop theirs.
+ * Keeps every instance's remembered reads true to the database: a write drops what it can change
+ * from this instance's once it commits and tells the other instances on the same database what it
+ * wrote, which drop the same from theirs.
  */
 const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
   const notices = writeNotices(strapi);
   const cache = () => getService(strapi, 'read-cache');
 
   return {
-    /** Called inside or after every write that public reads can show. */
-    async written(): Promise<void> {
-      await notices.announce();
-      await afterCommit(strapi, () => cache().invalidate());
+    /** Called inside or after every write that public reads can show, with what it wrote. */
+    async written(scope: WrittenScope = 'everything'): Promise<void> {
+      await notices.announce(scope);
+      await afterCommit(strapi, () => cache().invalidate(scope));
     },
 
     async start(): Promise<void> {
       await notices.listen({
-        written: () => cache().invalidate(),
+        written: (scope) => cache().invalidate(scope),
         deaf: () => cache().distrust(),
         hearing: () => cache().trust(),
       });

@@ -1,0 +1,128 @@
+import type { Knex } from 'knex';
+import { ARTICLE_UID, createArticle, createCategory } from '../helpers/fixtures';
+import { reportFigure } from '../helpers/robustness';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+import { createApiToken } from '../helpers/tokens';
+
+// The read cache is sized by ARTIKEL_READ_CACHE_MB, read when the app starts.
+async function startWithCacheMebibytes(mebibytes: string): Promise<TestApp> {
+  const before = process.env.ARTIKEL_READ_CACHE_MB;
+  process.env.ARTIKEL_READ_CACHE_MB = mebibytes;
+  try {
+    return await startStrapi();
+  } finally {
+    if (before === undefined) delete process.env.ARTIKEL_READ_CACHE_MB;
+    else process.env.ARTIKEL_READ_CACHE_MB = before;
+  }
+}
+
+interface CacheUsage {
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+}
+
+const usageOf = (app: TestApp): CacheUsage => (app.strapi.plugin('artikel').service('read-cache') as { usage: () => CacheUsage }).usage();
+
+/** Renames a published article behind the service's back (plain SQL: no Document Service, no lifecycle hook). */
+async function renameInTable(app: TestApp, slug: string, title: string): Promise<void> {
+  const knex = app.strapi.db.connection as Knex;
+  const changed = await knex('articles').where({ slug }).whereNotNull('published_at').update({ title });
+  expect(changed).toBe(1);
+}
+
+// 300 words every article holds, so each search for one of them is a full page of summaries.
+const SHARED_WORDS = Array.from({ length: 300 }, (_, i) => `kelvin${String(i).padStart(3, '0')}`);
+const LONG_ARTICLES = 40;
+
+describe('a read cache of 1 MiB', () => {
+  let app: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    app = await startWithCacheMebibytes('1');
+    token = await createApiToken(app.strapi, 'full-access');
+    const studio = await createCategory(app.strapi, 'Studio', 'studio');
+    const filler = `${SHARED_WORDS.join(' ')}\n\n${'A long paragraph about light and lenses. '.repeat(800)}`;
+    for (let i = 1; i <= LONG_ARTICLES; i += 1) {
+      await createArticle(app.strapi, { title: `Long read ${i}`, slug: `long-read-${i}`, category: studio, tags: 'Light', content: `Part ${i}.\n\n${filler}` });
+    }
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('holds no more than its budget while 40 long articles and 300 distinct searches flood it, and every answer stays right', async () => {
+    for (let i = 1; i <= LONG_ARTICLES; i += 1) {
+      const article = (await app.api().get(`/api/artikel/long-read-${i}`).expect(200)).body.data;
+      expect(article.title).toBe(`Long read ${i}`);
+      expect(article.content.length).toBeGreaterThan(30_000);
+    }
+    const afterPages = usageOf(app);
+    for (const word of SHARED_WORDS) {
+      const page = (await app.api().get(`/api/artikel?q=${word}&limit=50`).expect(200)).body;
+      expect(page.meta.pagination.total).toBe(LONG_ARTICLES);
+      expect(page.data).toHaveLength(LONG_ARTICLES);
+    }
+    const afterSearches = usageOf(app);
+    reportFigure('[cache] 1 MiB budget after 40 long article pages', `${afterPages.entries} entries, ${afterPages.bytes} bytes`);
+    reportFigure('[cache] 1 MiB budget after 300 searches of 40 summaries', `${afterSearches.entries} entries, ${afterSearches.bytes} bytes`);
+
+    for (const usage of [afterPages, afterSearches]) {
+      expect(usage.maxBytes).toBe(1024 * 1024);
+      expect(usage.bytes).toBeLessThanOrEqual(usage.maxBytes);
+      expect(usage.entries).toBeGreaterThan(0);
+    }
+    // Far more was read than fits, so entries went out.
+    expect(afterPages.entries).toBeLessThan(LONG_ARTICLES);
+    expect(afterSearches.entries).toBeLessThan(SHARED_WORDS.length);
+
+    // What went out is computed again, right; what stayed is still right.
+    expect((await app.api().get('/api/artikel/long-read-1').expect(200)).body.data.title).toBe('Long read 1');
+    expect((await app.api().get(`/api/artikel/long-read-${LONG_ARTICLES}`).expect(200)).body.data.title).toBe(`Long read ${LONG_ARTICLES}`);
+    expect((await app.api().get(`/api/artikel?q=${SHARED_WORDS[0]}&limit=50`).expect(200)).body.data).toHaveLength(LONG_ARTICLES);
+  });
+
+  it('keeps other articles remembered when one article is published, and shows the new one in their related articles', async () => {
+    await createArticle(app.strapi, { title: 'Kept page', slug: 'kept-page', tags: 'Fern', content: 'A short page.' });
+    const first = (await app.api().get('/api/artikel/kept-page').expect(200)).body.data;
+    expect(first.related.map((article: { slug: string }) => article.slug)).not.toContain('fern-at-noon');
+
+    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Fern at noon', content: 'Fronds.', category: 'Studio', tags: 'Fern' }).expect(201);
+    // A table change no write announced: only a page that was not computed again still shows the old title.
+    await renameInTable(app, 'kept-page', 'Renamed in the table');
+
+    const again = (await app.api().get('/api/artikel/kept-page').expect(200)).body.data;
+    expect(again.title).toBe('Kept page');
+    expect(again.related[0].slug).toBe('fern-at-noon');
+
+    // Its own write drops it.
+    const documentId = (await app.strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: 'kept-page' } }))!.documentId;
+    await app.strapi.documents(ARTICLE_UID).update({ documentId, data: { title: 'Kept page, edited' } });
+    await app.strapi.documents(ARTICLE_UID).publish({ documentId });
+    expect((await app.api().get('/api/artikel/kept-page').expect(200)).body.data.title).toBe('Kept page, edited');
+  });
+});
+
+describe('the read cache turned off (ARTIKEL_READ_CACHE_MB=0)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startWithCacheMebibytes('0');
+    await createArticle(app.strapi, { title: 'Uncached', slug: 'uncached', tags: 'Fog' });
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('computes every read from the database: a change in the table shows at the next read', async () => {
+    expect((await app.api().get('/api/artikel/uncached').expect(200)).body.data.title).toBe('Uncached');
+    expect((await app.api().get('/api/artikel').expect(200)).body.data[0].title).toBe('Uncached');
+    await renameInTable(app, 'uncached', 'Changed in the table');
+    expect((await app.api().get('/api/artikel/uncached').expect(200)).body.data.title).toBe('Changed in the table');
+    expect((await app.api().get('/api/artikel').expect(200)).body.data[0].title).toBe('Changed in the table');
+    expect(usageOf(app)).toEqual({ entries: 0, bytes: 0, maxBytes: 0 });
+  });
+});
