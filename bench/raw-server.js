@@ -4,7 +4,10 @@
 // the same database file, with the same JSON. No framework, no query builder, no middleware: what
 // is left is the SQL and the JSON, so the gap between this and the plugin is what Strapi costs.
 //
-//   DATABASE_FILENAME=... PORT=... node bench/raw-server.js
+//   DATABASE_FILENAME=... PORT=... [RAW_SEARCH=like] node bench/raw-server.js
+//
+// Search uses the plugin's FTS5 trigram index when the file has one, the LIKE scan otherwise or
+// with RAW_SEARCH=like (the benchmark's rawlike column: what a search costs without an index).
 
 const http = require('node:http');
 const Database = require('better-sqlite3');
@@ -135,7 +138,7 @@ function main() {
   const file = process.env.DATABASE_FILENAME;
   if (!file) throw new Error('DATABASE_FILENAME is required');
   const db = openDatabase(file);
-  const queries = createQueries(db);
+  const queries = createQueries(db, { useSearchIndex: process.env.RAW_SEARCH !== 'like' });
   const records = createRecords({ studioName: process.env.STUDIO_NAME?.trim() || 'Studio', mediaBaseUrl: process.env.PUBLIC_URL ?? '' });
   const server = http.createServer(createHandler({ queries, records }));
   server.keepAliveTimeout = 65000;

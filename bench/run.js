@@ -9,10 +9,7 @@
 //   node bench/run.js [--store sqlite|postgres] [--articles 10000] [--duration 8] [--connections 20]
 //                     [--warmup 2] [--skip-build] [--servers ours,stock,raw] [--start-timeout S]
 
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { fork, spawnSync } = require('node:child_process');
 const { parseArgs } = require('./lib/args');
 const { checkEndpoint, compareAnswers } = require('./lib/checks');
 const { endpointPlan, sampleRequests, SEARCH_SQL_WORDS } = require('./lib/endpoints');
@@ -21,9 +18,10 @@ const { SERVERS, STORE_NAMES } = require('./lib/chart');
 const { startCluster, stopCluster } = require('./lib/pg-cluster');
 const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('./lib/report');
 const { compareSearch } = require('./lib/search-sql');
-const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv } = require('./lib/server-env');
+const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
 const { STORES, describeStore, hasSearchIndex, postgresStore, sqliteStore, withPostgres } = require('./lib/store');
 const { drain } = require('./lib/http-get');
+const { build, gitState, machine, say, seconds, seed } = require('./lib/run-steps');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
 const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
@@ -38,9 +36,22 @@ const SERVER_DEFINITIONS = {
     readyPath: '/api/categories',
     env: { ARTIKEL_BENCHMARK: 'stock-rest' },
   },
+  // Our app with its response cache off: every read computed from the database, as after a write.
+  uncached: {
+    args: STRAPI_START,
+    readyPath: '/api/artikel/latest',
+    env: { ARTIKEL_READ_CACHE_MB: '0' },
+  },
   raw: {
     args: [path.join(BENCH_DIR, 'raw-server.js')],
     readyPath: '/api/artikel/latest',
+  },
+  // raw searching as it would without an index, the LIKE scan: measured on the search only.
+  rawlike: {
+    args: [path.join(BENCH_DIR, 'raw-server.js')],
+    readyPath: '/api/artikel/latest',
+    env: { RAW_SEARCH: 'like' },
+    endpoints: ['q'],
   },
   // Our app twice, as a site behind a load balancer would run it: two `strapi start` on the one
   // PostgreSQL database, each on its own port, the load generator's connections split between them.
@@ -51,65 +62,17 @@ const SERVER_DEFINITIONS = {
   },
 };
 
-const DEFAULT_SERVERS = { sqlite: 'ours,stock,raw', postgres: 'ours,stock,ours2' };
+const DEFAULT_SERVERS = { sqlite: 'ours,uncached,stock,raw,rawlike', postgres: 'ours,uncached,stock,ours2' };
 // Why a server is not measured on a store (see `stores` in lib/chart.js).
 const NOT_ON = {
   raw: 'bench/raw-server.js reads the SQLite file with better-sqlite3 and has no PostgreSQL version',
+  rawlike: 'bench/raw-server.js reads the SQLite file with better-sqlite3 and has no PostgreSQL version',
   ours2: 'two instances are measured on PostgreSQL only (--store postgres): the plugin keeps several instances in step through PostgreSQL, and a SQLite file is served by one process',
 };
 
 // Servers started and not yet stopped, so an interrupted run can stop them with the cluster.
 const liveServers = new Set();
 
-const say = (text) => process.stdout.write(`${text}\n`);
-const seconds = (start) => (Date.now() - start) / 1000;
-
-function build(skip) {
-  const built = fs.existsSync(path.join(APP_DIR, 'dist', 'src', 'plugins', 'artikel', 'server', 'src', 'index.js'));
-  if (skip) {
-    if (!built) throw new Error('--skip-build was given but dist/ holds no build; run without it once.');
-    say('Build: skipped (--skip-build), using the existing dist/.');
-    return { skipped: true };
-  }
-  say('Build: npm run build (TypeScript and admin panel, about a minute) ...');
-  const start = Date.now();
-  // The build loads the app's config, which wants the secrets; given here, it does not generate and
-  // store development ones in .tmp/.
-  const result = spawnSync('npm', ['run', 'build'], { cwd: APP_DIR, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...randomSecrets() } });
-  if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
-  return { skipped: false, seconds: seconds(start) };
-}
-
-/**
- * Runs bench/seed.js as its own process: it boots Strapi with its own environment. On PostgreSQL
- * `databaseEnv` holds the cluster's DATABASE_* variables.
- */
-function seed(articles, store, databaseEnv = {}) {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(BENCH_DIR, 'seed.js'), ['--articles', String(articles), '--store', store], {
-      cwd: APP_DIR,
-      env: { ...process.env, ...databaseEnv },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let info = null;
-    child.on('message', (message) => {
-      if (message.type === 'seeded') info = message.info;
-    });
-    child.on('exit', (code) => (code === 0 && info ? resolve(info) : reject(new Error(`bench/seed.js failed (exit ${code})`))));
-  });
-}
-
-function gitState() {
-  const git = (...args) => spawnSync('git', args, { cwd: APP_DIR, encoding: 'utf8' });
-  const head = git('rev-parse', '--short', 'HEAD');
-  if (head.status !== 0) return null;
-  return { commit: head.stdout.trim(), dirty: git('status', '--porcelain', '--untracked-files=no').stdout.trim() !== '' };
-}
-
-function machine() {
-  const cpus = os.cpus();
-  return { node: process.versions.node, platform: `${os.platform()} ${os.release()}`, cpus: cpus.length, cpuModel: cpus[0]?.model?.trim() ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30) };
-}
 
 const describeRun = (run) =>
   `${run.rps.toFixed(1)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${isValid(run) ? '' : ` — ${run.non2xx} non-2xx, ${run.errors} errors`}`;
@@ -179,9 +142,13 @@ async function checkInstances({ name, ports, endpoint, samples }) {
   return { answers: checks[0].answers, problems };
 }
 
+/** Whether the server answers this endpoint in the benchmark (rawlike answers the search only). */
+const serves = (name, endpoint) => !SERVER_DEFINITIONS[name].endpoints || SERVER_DEFINITIONS[name].endpoints.includes(endpoint.key);
+
 /** One server (one or more instances): start, check each endpoint, measure each endpoint, stop. */
-async function benchServer({ name, store, plan, samples, options }) {
+async function benchServer({ name, store, plan: fullPlan, samples, options }) {
   const definition = SERVER_DEFINITIONS[name];
+  const plan = fullPlan.filter((endpoint) => serves(name, endpoint));
   const instances = await startInstances({ name, store, options });
   const ports = instances.map((instance) => instance.port);
   const outcome = { startupSeconds: instances[0].startupSeconds, endpoints: {} };
@@ -312,20 +279,21 @@ async function measureServers({ store, servers, options }) {
   const endpoints = plan.map((endpoint) => {
     const results = {};
     const checks = {};
-    for (const name of servers) {
+    const measuring = servers.filter((name) => serves(name, endpoint));
+    for (const name of measuring) {
       const measured = outcomes[name].endpoints[endpoint.key];
       results[name] = measured?.run;
       checks[name] = measured ? measured.check.problems : [`not measured: ${outcomes[name].failed ?? 'stopped early'}`];
     }
     const answers = (name) => outcomes[name]?.endpoints[endpoint.key]?.check.answers ?? [];
     if (outcomes.ours) {
-      for (const other of servers.filter((name) => name !== 'ours')) {
+      for (const other of measuring.filter((name) => name !== 'ours')) {
         const comparison = compareAnswers(endpoint, answers('ours'), answers(other), 'ours', other);
         compared += comparison.compared;
         differences.push(...comparison.differences);
       }
     }
-    const valid = servers.every((name) => isValid(results[name]) && checks[name].length === 0);
+    const valid = measuring.every((name) => isValid(results[name]) && checks[name].length === 0);
     return { key: endpoint.key, label: endpoint.label, note: endpoint.note, results, checks, ratios: ratiosOf(results, store.kind), valid };
   });
   return { samples, outcomes, endpoints, differences, compared };

@@ -5,6 +5,7 @@
 // what Strapi serves without the plugin:
 //
 //   GET /api/articles     (find, findOne)     GET /api/categories     (find)
+//   POST /api/articles    (create, which publishes; only with STOCK_WRITES=1, for bench/writes.js)
 //
 // The app deliberately has no routes or controllers for these content types; this launcher adds
 // them in memory between register() and bootstrap(). It lives only in bench/ and is only reached by
@@ -38,7 +39,8 @@ const { createStrapi, factories } = require('@strapi/strapi');
 const APP_DIR = path.resolve(__dirname, '..');
 const ARTICLE_UID = 'api::article.article';
 const CATEGORY_UID = 'api::category.category';
-const PUBLIC_ACTIONS = ['api::article.article.find', 'api::article.article.findOne', 'api::category.category.find'];
+const WRITES = process.env.STOCK_WRITES === '1';
+const PUBLIC_ACTIONS = ['api::article.article.find', 'api::article.article.findOne', 'api::category.category.find', ...(WRITES ? ['api::article.article.create'] : [])];
 const PERMISSION_UID = 'plugin::users-permissions.permission';
 
 /** What `strapi generate` would have written as routes/, controllers/ and services/ for each type. */
@@ -48,7 +50,7 @@ function addStockRest(strapi) {
     strapi.get('controllers').set(uid, factories.createCoreController(uid));
   }
   strapi.api('article').routes = {
-    'stock-benchmark': factories.createCoreRouter(ARTICLE_UID, { only: ['find', 'findOne'] }),
+    'stock-benchmark': factories.createCoreRouter(ARTICLE_UID, { only: WRITES ? ['find', 'findOne', 'create'] : ['find', 'findOne'] }),
   };
   strapi.api('category').routes = {
     'stock-benchmark': factories.createCoreRouter(CATEGORY_UID, { only: ['find'] }),

@@ -6,8 +6,10 @@
 // instances are measured on PostgreSQL, which is what several instances share in production).
 const SERVERS = [
   { key: 'ours', label: '/api/artikel (ours)', color: '#2563eb', stores: ['sqlite', 'postgres'] },
+  { key: 'uncached', label: 'ours, response cache off', color: '#7c3aed', stores: ['sqlite', 'postgres'] },
   { key: 'stock', label: 'stock Strapi REST', color: '#9ca3af', stores: ['sqlite', 'postgres'] },
-  { key: 'raw', label: 'raw node:http + SQLite', color: '#16a34a', stores: ['sqlite'] },
+  { key: 'raw', label: 'raw node:http + SQLite (FTS5)', color: '#16a34a', stores: ['sqlite'] },
+  { key: 'rawlike', label: 'raw, search by LIKE scan', color: '#86efac', stores: ['sqlite'], endpoints: ['q'] },
   { key: 'ours2', label: 'two instances of ours (ours×2)', color: '#1e3a8a', stores: ['postgres'] },
 ];
 
@@ -15,6 +17,8 @@ const SERVERS = [
 const RATIOS = [
   { key: 'oursToStock', over: 'ours', under: 'stock', label: 'ours/stock', stores: ['sqlite', 'postgres'] },
   { key: 'oursToRaw', over: 'ours', under: 'raw', label: 'ours/raw', stores: ['sqlite'] },
+  { key: 'uncachedToRaw', over: 'uncached', under: 'raw', label: 'uncached/raw', stores: ['sqlite'] },
+  { key: 'uncachedToRawLike', over: 'uncached', under: 'rawlike', label: 'uncached/rawlike', stores: ['sqlite'], endpoints: ['q'] },
   { key: 'ours2ToOurs', over: 'ours2', under: 'ours', label: 'ours×2/ours', stores: ['postgres'] },
 ];
 
@@ -23,7 +27,9 @@ const STORE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 /** The store a results object was measured on; results written before there was a choice are SQLite. */
 const storeOf = (results) => results.options.store ?? 'sqlite';
 const serversOf = (results) => SERVERS.filter((server) => server.stores.includes(storeOf(results)));
-const ratiosFor = (store) => RATIOS.filter((ratio) => ratio.stores.includes(store));
+/** The ratios shown on a store, and for one endpoint those that apply to it (some servers answer one endpoint only). */
+const ratiosFor = (store, endpointKey = null) =>
+  RATIOS.filter((ratio) => ratio.stores.includes(store) && (endpointKey === null || !ratio.endpoints || ratio.endpoints.includes(endpointKey)));
 /** "SQLite", or "PostgreSQL 15.4" when the run recorded the server's version. */
 const storeName = (results) => results.store?.version ?? STORE_NAMES[storeOf(results)];
 
@@ -100,13 +106,14 @@ function renderChart(results) {
     const y0 = TOP + g * (groupHeight + GROUP_GAP);
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 - 3}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(endpoint.label)}</text>`);
     const bounded = (key) => `${BOUND_SIGNS[endpoint.ratios.bounds?.[key]] ?? ''}${ratioText(endpoint.ratios[key])}`;
-    const ratios = `${ratiosFor(storeOf(results)).map((ratio) => `${ratio.label} ${bounded(ratio.key)}`).join(' · ')}${endpoint.valid ? '' : ' !'}`;
+    const ratios = `${ratiosFor(storeOf(results), endpoint.key).map((ratio) => `${ratio.label} ${bounded(ratio.key)}`).join(' · ')}${endpoint.valid ? '' : ' !'}`;
     parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 + 13}" text-anchor="end" font-size="11" fill="${endpoint.valid ? '#4b5563' : '#dc2626'}">${escapeXml(ratios)}</text>`);
     servers.forEach((server, i) => {
       const run = endpoint.results[server.key];
       const y = y0 + i * (BAR_HEIGHT + BAR_GAP);
       if (!run) {
-        parts.push(`<text x="${LABEL_WIDTH + 4}" y="${y + 12}" fill="#6b7280">not measured</text>`);
+        const text = server.endpoints && !server.endpoints.includes(endpoint.key) ? `${server.endpoints.join(', ')} only` : 'not measured';
+        parts.push(`<text x="${LABEL_WIDTH + 4}" y="${y + 12}" fill="#6b7280">${escapeXml(text)}</text>`);
         return;
       }
       const width = Math.max(1, (run.rps / max) * BAR_AREA);

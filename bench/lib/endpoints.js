@@ -108,8 +108,13 @@ function endpointPlan(samples) {
       paths: { ours: [ours('/latest')], stock: [q('/api/articles?populate=category&sort=publishedAt:desc&pagination[pageSize]=5')], raw: [ours('/latest')] },
     },
   ];
-  // ours2 is our app twice behind one load generator: the same requests as ours.
-  for (const endpoint of plan) endpoint.paths.ours2 = endpoint.paths.ours;
+  // ours2 (our app twice behind one load generator) and uncached (our app without its response
+  // cache) answer ours's requests; rawlike is raw searching by the LIKE scan.
+  for (const endpoint of plan) {
+    endpoint.paths.ours2 = endpoint.paths.ours;
+    endpoint.paths.uncached = endpoint.paths.ours;
+    endpoint.paths.rawlike = endpoint.paths.raw;
+  }
   return plan;
 }
 

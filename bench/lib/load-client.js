@@ -9,9 +9,10 @@ const WORKER = path.join(__dirname, 'load-worker.js');
 
 /**
  * Drives `paths` on 127.0.0.1 from a separate process and resolves with its summary. `ports` holds
- * one port per instance of the server; the connections are spread over them round-robin.
+ * one port per instance of the server; the connections are spread over them round-robin. With
+ * `onlyVisit` each path is requested exactly once (a flood of distinct requests) and that is the run.
  */
-function runLoad({ ports, paths, connections, seconds, warmupSeconds, visitEveryPath = true, drainPath }) {
+function runLoad({ ports, paths, connections, seconds, warmupSeconds, visitEveryPath = true, drainPath, onlyVisit = false }) {
   return new Promise((resolve, reject) => {
     const worker = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -25,13 +26,13 @@ function runLoad({ ports, paths, connections, seconds, warmupSeconds, visitEvery
     const timer = setTimeout(() => {
       worker.kill('SIGKILL');
       settle(reject, new Error('the load worker did not finish in time'));
-    }, (seconds + warmupSeconds + 60) * 1000 + (drainPath ? DRAIN_TIMEOUT_MS : 0));
+    }, (onlyVisit ? DRAIN_TIMEOUT_MS : (seconds + warmupSeconds + 60) * 1000) + (drainPath ? DRAIN_TIMEOUT_MS : 0));
     worker.on('message', (message) => {
       if (message.type === 'result') settle(resolve, message.result);
       else settle(reject, new Error(`load worker: ${message.message}`));
     });
     worker.on('exit', (code) => settle(reject, new Error(`the load worker exited with code ${code} before reporting`)));
-    worker.send({ ports, paths, connections, seconds, warmupSeconds, visitEveryPath, drainPath });
+    worker.send({ ports, paths, connections, seconds, warmupSeconds, visitEveryPath, drainPath, onlyVisit });
   });
 }
 

@@ -61,6 +61,12 @@ function summarize(result, connections) {
 
 process.on('message', async (job) => {
   try {
+    // A flood: every path exactly once (spread over the connections), measured as one run.
+    if (job.onlyVisit) {
+      const result = await runOnce({ ...job, amount: job.paths.length, startAt: 0 });
+      process.send({ type: 'result', result: summarize(result, job.connections) }, () => process.exit(0));
+      return;
+    }
     // Warm-up: every path once on every instance (each instance's caches see each slug and word
     // before it is measured, as a live site's would; spread over the instances, each would see only
     // some), then --warmup seconds for the JIT and the database's page cache; its figures are thrown away.

@@ -40,12 +40,12 @@ function tableExists(db, name) {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
-function createQueries(db) {
+function createQueries(db, { useSearchIndex = true } = {}) {
   if (!tableExists(db, 'artikel_tags') || !tableExists(db, 'artikel_view_counts')) {
     throw new Error('The plugin tables artikel_tags/artikel_view_counts are missing: start the app once on this database first.');
   }
   // The trigram index only answers words of 3 or more characters; shorter words use LIKE.
-  const hasSearchIndex = tableExists(db, 'artikel_search') && tableExists(db, 'artikel_search_docs');
+  const hasSearchIndex = useSearchIndex && tableExists(db, 'artikel_search') && tableExists(db, 'artikel_search_docs');
   const statements = new Map();
   const prepared = (sql) => {
     let statement = statements.get(sql);

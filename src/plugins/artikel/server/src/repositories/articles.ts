@@ -1,8 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, RELATED_CANDIDATES_PER_TAG, TABLES } from '../constants';
-import { type ArticleRecord, toIsoString } from '../utils/article-records';
+import { type ArticleDetailRecord, type ArticleRecord, toIsoString } from '../utils/article-records';
+import type { MediaRecord } from '../utils/photos';
+import { isSqlite } from '../utils/database-dialect';
 import { searchIndex } from './search';
-import { database, type Knex } from './transactions';
+import { database, type Knex, type RawSql } from './transactions';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -85,6 +87,36 @@ function parseSummaryRow(row: SummaryRow): ArticleRecord {
   };
 }
 
+interface DetailRow extends SummaryRow {
+  id: number | string;
+  meta_title: string | null;
+  meta_description: string | null;
+  meta_keywords: string | null;
+  category_id: number | string | null;
+}
+
+interface GalleryRow {
+  url: string;
+  alternative_text: string | null;
+  caption: string | null;
+  width: number | string | null;
+  height: number | string | null;
+  mime: string | null;
+  formats: unknown;
+}
+
+function parseGalleryRow(row: GalleryRow): MediaRecord {
+  return {
+    url: row.url,
+    alternativeText: row.alternative_text,
+    caption: row.caption,
+    width: row.width === null ? null : Number(row.width),
+    height: row.height === null ? null : Number(row.height),
+    mime: row.mime,
+    formats: row.formats,
+  };
+}
+
 const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id: string }>).map((row) => String(row.document_id));
 
 /**
@@ -95,12 +127,16 @@ const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id:
 export const publishedArticles = (strapi: Core.Strapi) => {
   const knex = (): Knex => database(strapi);
 
-  /** Published article rows joined to their category; the base of every query here. */
-  const published = (): QueryBuilder =>
-    knex()({ a: TABLES.articles })
-      .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
-      .leftJoin({ c: TABLES.categories }, 'c.id', 'l.category_id')
-      .whereNotNull('a.published_at');
+  const sqlite = isSqlite(strapi);
+
+  /** Published article rows (alias `a`): the base of every query here. */
+  const publishedRows = (): QueryBuilder => knex()({ a: TABLES.articles }).whereNotNull('a.published_at');
+
+  /** Joins each article row to its category link (`l`) and category (`c`). */
+  const withCategory = (query: QueryBuilder): QueryBuilder =>
+    query.leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id').leftJoin({ c: TABLES.categories }, 'c.id', 'l.category_id');
+
+  const published = (): QueryBuilder => withCategory(publishedRows());
 
   const newestFirst = (query: QueryBuilder): QueryBuilder =>
     query.orderBy([
@@ -109,19 +145,41 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       { column: 'a.id', order: 'desc' },
     ]);
 
-  const filtered = (filters: ArticleFilters): QueryBuilder => {
-    const query = published();
-    searchIndex(strapi).filter(query, filters.words);
+  /**
+   * How a page query names the article's columns in its filters. SQLite plans a page newest first
+   * best by walking the published_at index and stopping after one page; a filter on a plain column
+   * lets it drive by the filter's set instead and sort every match (with its text) first. A unary
+   * + keeps the column from being used that way. PostgreSQL plans either well.
+   */
+  const pageColumn = (column: string): RawSql => knex().raw(sqlite ? '+??' : '??', [column]);
+
+  /** The ids of the categories a filter names (by name or slug, any case): a handful of rows, read first so the link table's index is used. */
+  const categoryIdsNamed = async (category: string): Promise<number[]> => {
+    const key = category.toLowerCase();
+    const rows = (await knex()(TABLES.categories).select('id').whereRaw('LOWER(name) = ?', [key]).orWhereRaw('LOWER(slug) = ?', [key])) as Array<{ id: number | string }>;
+    return rows.map((row) => Number(row.id));
+  };
+
+  /**
+   * The published articles the filters select, each filter a set of documents (or rows) the article
+   * must be in: the search index's matches, the tag index's documents, the category's links. For a
+   * page (`forPage`) the sets are written for a newest-first walk (see pageColumn). Null: a named
+   * category does not exist, so nothing matches. (The query comes wrapped: a query builder is a
+   * thenable, which an async function's promise would run.)
+   */
+  const filtered = async (filters: ArticleFilters, { forPage }: { forPage: boolean }): Promise<{ query: QueryBuilder } | null> => {
+    const column = (name: string): RawSql => (forPage ? pageColumn(name) : knex().raw('??', [name]));
+    const query = publishedRows();
+    searchIndex(strapi).filter(query, filters.words, column('a.document_id'));
     if (filters.category !== null) {
-      const category = filters.category.toLowerCase();
-      query.where((clause) => {
-        clause.whereRaw('LOWER(c.name) = ?', [category]).orWhereRaw('LOWER(c.slug) = ?', [category]);
-      });
+      const categoryIds = await categoryIdsNamed(filters.category);
+      if (categoryIds.length === 0) return null;
+      query.whereRaw('? IN ?', [column('a.id'), knex()(TABLES.articleCategoryLinks).select('article_id').whereIn('category_id', categoryIds)]);
     }
     if (filters.tagKey !== null) {
-      query.whereExists(knex()({ t: TABLES.tags }).select(knex().raw('1')).whereRaw('t.document_id = a.document_id').andWhere('t.tag', filters.tagKey));
+      query.whereRaw('? IN ?', [column('a.document_id'), knex()(TABLES.tags).select('document_id').where('tag', filters.tagKey)]);
     }
-    return query;
+    return { query };
   };
 
   /** Joins each article row (alias `a`) to its uploaded cover's file (alias `f`), if it has one. */
@@ -135,9 +193,9 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       })
       .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id');
 
-  /** The summary columns of each article: its category, view count and uploaded cover. */
-  const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => {
-    const rows = (await withCoverFile(query)
+  /** The summary columns of each article (its category, view count and uploaded cover), and any `extra` columns of `a`. */
+  const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> =>
+    (await withCoverFile(withCategory(query))
       .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
       .select(
         'a.document_id',
@@ -161,25 +219,55 @@ export const publishedArticles = (strapi: Core.Strapi) => {
         'f.alternative_text as cover_alt',
         'f.caption as cover_caption',
         'f.formats as cover_formats',
-      )) as SummaryRow[];
-    return rows.map(parseSummaryRow);
+        ...extra,
+      )) as Row[];
+
+  const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => (await summaryRows(query)).map(parseSummaryRow);
+
+  /** An article's gallery, in the order the editor gave it. */
+  const galleryOf = async (articleId: number): Promise<MediaRecord[]> => {
+    const rows = (await knex()({ fr: TABLES.mediaLinks })
+      .join({ f: TABLES.files }, 'f.id', 'fr.file_id')
+      .where({ 'fr.related_type': ARTICLE_UID, 'fr.field': 'gallery', 'fr.related_id': articleId })
+      .select('f.url', 'f.alternative_text', 'f.caption', 'f.width', 'f.height', 'f.mime', 'f.formats')
+      .orderBy('fr.order')) as GalleryRow[];
+    return rows.map(parseGalleryRow);
   };
 
   return {
     async count(filters: ArticleFilters): Promise<number> {
-      const row = (await filtered(filters).count({ total: '*' }).first()) as { total: number | string } | undefined;
+      const selected = await filtered(filters, { forPage: false });
+      if (selected === null) return 0;
+      const row = (await selected.query.count({ total: '*' }).first()) as { total: number | string } | undefined;
       return Number(row?.total ?? 0);
     },
 
     /** One page of the filtered articles, newest first. */
-    newest(filters: ArticleFilters, limit: number, offset = 0): Promise<ArticleRecord[]> {
-      return records(newestFirst(filtered(filters)).limit(limit).offset(offset));
+    async newest(filters: ArticleFilters, limit: number, offset = 0): Promise<ArticleRecord[]> {
+      const selected = await filtered(filters, { forPage: true });
+      return selected === null ? [] : records(newestFirst(selected.query).limit(limit).offset(offset));
+    },
+
+    /** The published article with this slug, as its page shows it, and its category's id (for related articles); null if there is none. */
+    async detailBySlug(slug: string): Promise<{ record: ArticleDetailRecord; categoryId: number | null } | null> {
+      const [row] = await summaryRows<DetailRow>(publishedRows().where('a.slug', slug).limit(1), [
+        'a.id',
+        'a.meta_title',
+        'a.meta_description',
+        'a.meta_keywords',
+        'l.category_id',
+      ]);
+      if (row === undefined) return null;
+      return {
+        record: { ...parseSummaryRow(row), metaTitle: row.meta_title, metaDescription: row.meta_description, metaKeywords: row.meta_keywords, gallery: await galleryOf(Number(row.id)) },
+        categoryId: row.category_id === null ? null : Number(row.category_id),
+      };
     },
 
     /** The published articles of these documents, in the order given (unpublished ones left out). */
     async byDocumentIds(documentIds: string[]): Promise<ArticleRecord[]> {
       if (documentIds.length === 0) return [];
-      const found = new Map((await records(published().whereIn('a.document_id', documentIds))).map((record) => [record.documentId, record]));
+      const found = new Map((await records(publishedRows().whereIn('a.document_id', documentIds))).map((record) => [record.documentId, record]));
       return documentIds.flatMap((id) => found.get(id) ?? []);
     },
 
@@ -261,16 +349,18 @@ export const publishedArticles = (strapi: Core.Strapi) => {
 
     /** Every category with its number of published articles, by name. */
     async categoryCounts(): Promise<CategoryCountRecord[]> {
-      const rows = (await knex()({ c: TABLES.categories })
-        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.category_id', 'c.id')
-        .leftJoin({ a: TABLES.articles }, (join) => {
-          join.on('a.id', '=', 'l.article_id').andOnNotNull('a.published_at');
-        })
-        .select('c.name', 'c.slug')
-        .count({ article_count: 'a.id' })
-        .groupBy('c.id', 'c.name', 'c.slug')
-        .orderByRaw('LOWER(c.name) ASC')) as Array<{ name: string | null; slug: string | null; article_count: number | string }>;
-      return rows.map((row) => ({ name: row.name ?? '', slug: row.slug ?? '', articleCount: Number(row.article_count) }));
+      const categories = (await knex()(TABLES.categories).select('id', 'name', 'slug').orderByRaw('LOWER(name) ASC')) as Array<{ id: number | string; name: string | null; slug: string | null }>;
+      // Counted from the published rows' ids alone: the article rows themselves (with their text) are
+      // never read. SQLite is told to start from the articles (CROSS JOIN fixes the order), so it reads
+      // the published_at index instead of looking up every link's article row.
+      const counted = (await knex()
+        .select('l.category_id')
+        .count({ article_count: '*' })
+        .from(knex().raw(`?? AS a ${sqlite ? 'CROSS JOIN' : 'JOIN'} ?? AS l ON l.article_id = a.id`, [TABLES.articles, TABLES.articleCategoryLinks]))
+        .whereNotNull('a.published_at')
+        .groupBy('l.category_id')) as Array<{ category_id: number | string; article_count: number | string }>;
+      const counts = new Map(counted.map((row) => [Number(row.category_id), Number(row.article_count)]));
+      return categories.map((row) => ({ name: row.name ?? '', slug: row.slug ?? '', articleCount: counts.get(Number(row.id)) ?? 0 }));
     },
   };
 };

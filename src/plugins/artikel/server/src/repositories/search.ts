@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
 import { ftsAllOf, searchTerms, splitSearchWords } from '../utils/search-words';
-import { database, type Knex } from './transactions';
+import { database, type Knex, type RawSql } from './transactions';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -16,8 +16,11 @@ export interface SearchIndex {
    * unpublished documents, and rows a data transfer replaced) and adds the missing ones; returns the counts.
    */
   rebuild(): Promise<{ added: number; removed: number }>;
-  /** Restricts a query over published articles (alias `a`) to those where every word occurs. */
-  filter(query: QueryBuilder, words: string[]): QueryBuilder;
+  /**
+   * Restricts a query over published articles (alias `a`) to those where every word occurs;
+   * `documentColumn` is how the query names a.document_id (see pageColumn in articles.ts).
+   */
+  filter(query: QueryBuilder, words: string[], documentColumn: RawSql): QueryBuilder;
 }
 
 // Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
@@ -167,14 +170,14 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
       return { added, removed: stale.length };
     },
 
-    filter(query, words) {
+    filter(query, words, documentColumn) {
       const { indexed, scanned } = splitSearchWords(words);
       if (indexed.length > 0) {
         // FTS5 MATCH has no query-builder form.
-        query.whereIn(
-          'a.document_id',
+        query.whereRaw('? IN ?', [
+          documentColumn,
           knex().select('d.document_id').from({ s: TABLES.search }).join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid').whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
-        );
+        ]);
       }
       for (const word of scanned) {
         const pattern = `%${escapeLike(word.toLowerCase())}%`;
@@ -292,7 +295,7 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
       return { added, removed: stale.length };
     },
 
-    filter(query, words) {
+    filter(query, words, documentColumn) {
       const pattern = (word: string) => `%${escapeLike(word.toLowerCase())}%`;
       const [short, long] = [words.filter((word) => !isLong(word)), words.filter(isLong)];
       if (short.length > 0) {
@@ -300,10 +303,10 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
         // no dictionary word makes its condition unsatisfiable, and the scan ends at once.
         const holding = knex()(TABLES.searchDocuments).select('document_id');
         for (const word of short) holding.whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern(word)]);
-        query.whereIn('a.document_id', holding);
+        query.whereRaw('? IN ?', [documentColumn, holding]);
       }
       for (const word of long) {
-        query.whereIn('a.document_id', knex()(TABLES.searchLongTerms).select('document_id').whereRaw("term LIKE ? ESCAPE '\\'", [pattern(word)]));
+        query.whereRaw('? IN ?', [documentColumn, knex()(TABLES.searchLongTerms).select('document_id').whereRaw("term LIKE ? ESCAPE '\\'", [pattern(word)])]);
       }
       return query;
     },

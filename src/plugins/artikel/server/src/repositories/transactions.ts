@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 
 export type Knex = Core.Strapi['db']['connection'];
+/** A piece of raw SQL, as knex.raw() gives it. */
+export type RawSql = ReturnType<Knex['raw']>;
 /** A knex bound to one transaction: callable for a table, with raw(). */
 export type Transaction = Parameters<Parameters<Knex['transaction']>[0]>[0];
 

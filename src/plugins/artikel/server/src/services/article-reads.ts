@@ -183,8 +183,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       const page = await cache().remember(
         `article:${slug}`,
         async (): Promise<RememberedPage | null> => {
-          const document = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'published', populate: DETAIL_POPULATE });
-          return document ? { article: toFullArticle(detailRecordOf(document, 0), [], recordContext()), relatedKey: relatedKeyOf(document) } : null;
+          const found = await articles.detailBySlug(slug);
+          if (found === null) return null;
+          const { record, categoryId } = found;
+          return { article: toFullArticle(record, [], recordContext()), relatedKey: { documentId: record.documentId, tags: record.tags, categoryId } };
         },
         (found) => (found === null ? [PUBLISHED] : [documentScope(found.article.id)]),
       );

@@ -1,0 +1,94 @@
+'use strict';
+
+// What the benchmark scripts beside bench/run.js (mixed workload, memory, writes) share: a private
+// copy of the seeded file to write into, a server started on it, an API token and an editor.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { APP_DIR, DATA_DIR, serverEnv } = require('./server-env');
+const { sqliteStore } = require('./store');
+const { freePort, startServer, stopServer } = require('./server-process');
+
+const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
+const SQLITE_SUFFIXES = ['', '-wal', '-shm'];
+
+/**
+ * A copy of the seeded file (with its WAL, if a server left one) for a run that writes: the seeded
+ * file stays as bench/run.js measures it. Removed by `remove()`.
+ */
+function privateCopy(seededFile, name) {
+  const file = path.join(DATA_DIR, `${name}.db`);
+  const remove = () => {
+    for (const suffix of SQLITE_SUFFIXES) fs.rmSync(`${file}${suffix}`, { force: true });
+  };
+  remove();
+  for (const suffix of ['', '-wal']) if (fs.existsSync(`${seededFile}${suffix}`)) fs.copyFileSync(`${seededFile}${suffix}`, `${file}${suffix}`);
+  return { store: sqliteStore(file), remove };
+}
+
+/** A full-access API token made by the app's own command, on the store, before the server starts. */
+function createToken(store) {
+  const result = spawnSync(process.execPath, [path.join(APP_DIR, 'scripts', 'create-api-token.js'), `bench-${Date.now()}`], {
+    cwd: APP_DIR,
+    env: { ...serverEnv({ store }), LOG_LEVEL: 'error' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`scripts/create-api-token.js failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/** Our app (`strapi start`) on the store; `extra` adds environment variables (ARTIKEL_READ_CACHE_MB=0 for uncached). */
+async function startOurs({ store, name, extra = {}, readyTimeoutMs = 900_000 }) {
+  const port = await freePort();
+  return startServer({
+    name,
+    command: process.execPath,
+    args: STRAPI_START,
+    cwd: APP_DIR,
+    env: serverEnv({ store, port, extra }),
+    readyPath: '/api/artikel/latest',
+    logFile: path.join(DATA_DIR, 'logs', `${name}.log`),
+    readyTimeoutMs,
+  });
+}
+
+/** The first administrator, registered through the admin's own route; returns a client for the Content Manager's routes. */
+async function registerEditor(baseUrl) {
+  const response = await fetch(`${baseUrl}/admin/register-admin`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'bench-editor@studio.example', firstname: 'Bench', lastname: 'Editor', password: 'Bench-Editor-Passw0rd' }),
+  });
+  if (response.status !== 200) throw new Error(`registering the editor answered ${response.status}: ${await response.text()}`);
+  const jwt = (await response.json()).data.token;
+  return {
+    /** The Content Manager's "Publish" with the form's changes: the Document Service updates and publishes. */
+    async publishEdit(documentId, form) {
+      const started = performance.now();
+      const answer = await fetch(`${baseUrl}/content-manager/collection-types/api::article.article/${documentId}/actions/publish`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${jwt}` },
+        body: JSON.stringify(form),
+      });
+      const text = await answer.text();
+      return { status: answer.status, ms: performance.now() - started, text };
+    },
+  };
+}
+
+/** The process's resident memory now and at its peak, from /proc (Linux), in MB. */
+function memoryOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  const mb = (value) => Math.round((value / 1024) * 10) / 10;
+  return { rssMb: mb(kb('VmRSS')), peakRssMb: mb(kb('VmHWM')), anonMb: mb(kb('RssAnon')), fileMb: mb(kb('RssFile')) };
+}
+
+const percentile = (values, p) => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+};
+
+module.exports = { createToken, memoryOf, percentile, privateCopy, registerEditor, startOurs, stopServer };

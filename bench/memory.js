@@ -1,0 +1,130 @@
+'use strict';
+
+// The server's memory under a flood of distinct reads: our app (read cache at its default size, or
+// --cache-mb) on the seeded file, first under the ordinary read mix, then 100,000 distinct searches
+// (a crawler or an attacker: each a new cache entry; one in ten a pair of real words, matching many
+// articles, the others words found nowhere) and 20,000 distinct article pages. The resident memory
+// (RSS, and its peak since start, from /proc) is read after each step; afterwards sampled answers
+// are compared with the database: the cache must have given up entries, not correctness.
+//
+//   node bench/memory.js [--articles 100000] [--searches 100000] [--slugs 20000] [--cache-mb 64] [--skip-build]
+
+const path = require('node:path');
+const Database = require('better-sqlite3');
+const { parseArgs } = require('./lib/args');
+const { endpointPlan, sampleRequests } = require('./lib/endpoints');
+const { runLoad } = require('./lib/load-client');
+const { readMixPaths } = require('./lib/read-mix');
+const { build, gitState, machine, say, seed } = require('./lib/run-steps');
+const { RESULTS_DIR } = require('./lib/server-env');
+const { memoryOf, startOurs, stopServer } = require('./lib/side-runs');
+const { publishedSlugs, sqliteStore } = require('./lib/store');
+const { writeFigures } = require('./lib/figures');
+const { createArticleGenerator } = require('./lib/article-generator');
+const { createRandom } = require('./lib/prng');
+
+const TARGET_PEAK_RSS_MB = 400;
+const CHECKED_SLUGS = 200;
+const CHECKED_SEARCHES = 50;
+
+/** `count` distinct search strings: one in ten two real words (most pairs match articles), the rest words no article holds. */
+function distinctSearches(count) {
+  const words = createArticleGenerator().realWords.filter((word) => word.length >= 3);
+  const random = createRandom(7);
+  const seen = new Set();
+  const searches = [];
+  for (let i = 0; searches.length < count; i += 1) {
+    const q = i % 10 === 0 ? `${random.pick(words)} ${random.pick(words)}` : `${random.pick(words)}zq${i.toString(36)}`;
+    if (seen.has(q)) continue;
+    seen.add(q);
+    searches.push(q);
+  }
+  return searches;
+}
+
+/** Sampled answers against the database: each article's title, each search's total (the plugin's own FTS5 index, every word). */
+async function checkAnswers(baseUrl, databaseFile, slugs, searches) {
+  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
+  const wrong = [];
+  let checked = 0;
+  try {
+    const titleOf = db.prepare('SELECT title FROM articles WHERE slug = ? AND published_at IS NOT NULL').pluck();
+    for (const slug of slugs) {
+      const response = await fetch(`${baseUrl}/api/artikel/${encodeURIComponent(slug)}`);
+      const body = await response.json();
+      checked += 1;
+      if (response.status !== 200 || body.data.title !== titleOf.get(slug)) wrong.push(`${slug}: ${response.status} ${body.data?.title}`);
+    }
+    const countOf = db.prepare(`SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN
+      (SELECT d.document_id FROM artikel_search s JOIN artikel_search_docs d ON d.id = s.rowid WHERE artikel_search MATCH ?)`).pluck();
+    for (const q of searches) {
+      const response = await fetch(`${baseUrl}/api/artikel?q=${encodeURIComponent(q)}`);
+      const body = await response.json();
+      const expected = countOf.get(q.split(' ').map((word) => `"${word}"`).join(' AND '));
+      checked += 1;
+      if (response.status !== 200 || body.meta.pagination.total !== expected) wrong.push(`q=${q}: ${response.status} total ${body.meta?.pagination?.total}, expected ${expected}`);
+    }
+  } finally {
+    db.close();
+  }
+  return { checked, wrong: wrong.length, wrongAnswers: wrong.slice(0, 20) };
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 64, connections: 20, mixSeconds: 15, skipBuild: false });
+  const createdAt = new Date().toISOString();
+  const buildInfo = build(options.skipBuild);
+  const seedInfo = await seed(options.articles, 'sqlite');
+  const store = sqliteStore(seedInfo.database);
+  const samples = await sampleRequests(store);
+  const plan = endpointPlan(samples);
+  const slugs = await publishedSlugs(store, options.slugs);
+  const searches = distinctSearches(options.searches);
+
+  say(`\nStarting our app with a ${options.cacheMb} MB read cache on ${path.relative(process.cwd(), seedInfo.database)} ...`);
+  const server = await startOurs({ store, name: 'memory', extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb) } });
+  const steps = [];
+  const step = (label, load = null) => {
+    const memory = memoryOf(server.child.pid);
+    steps.push({ label, memory, load });
+    say(`[memory] ${label.padEnd(34)} RSS ${memory.rssMb} MB (heap and other ${memory.anonMb}, mapped file ${memory.fileMb}), peak ${memory.peakRssMb} MB${load ? ` · ${load.requests} requests, ${Math.round(load.rps)} req/s, ${load.non2xx} non-2xx` : ''}`);
+  };
+  let correctness;
+  try {
+    const port = server.port;
+    step('started');
+    step('read mix', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
+    step(`${searches.length.toLocaleString('en-US')} distinct searches`, await runLoad({ ports: [port], paths: searches.map((q) => `/api/artikel?q=${encodeURIComponent(q)}`), connections: options.connections, onlyVisit: true }));
+    step(`${slugs.length.toLocaleString('en-US')} distinct articles`, await runLoad({ ports: [port], paths: slugs.map((slug) => `/api/artikel/${encodeURIComponent(slug)}`), connections: options.connections, onlyVisit: true }));
+    step('read mix again', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
+    const checkedSlugs = slugs.filter((_, i) => i % Math.max(1, Math.floor(slugs.length / CHECKED_SLUGS)) === 0).slice(0, CHECKED_SLUGS);
+    const checkedSearches = searches.filter((q) => q.includes(' ')).slice(0, CHECKED_SEARCHES);
+    correctness = await checkAnswers(`http://127.0.0.1:${port}`, seedInfo.database, checkedSlugs, checkedSearches);
+    say(`[memory] answers checked against the database after the flood: ${correctness.checked}, wrong: ${correctness.wrong}`);
+    for (const line of correctness.wrongAnswers) say(`[memory]   ${line}`);
+  } finally {
+    await stopServer(server);
+  }
+
+  const peak = Math.max(...steps.map((s) => s.memory.peakRssMb));
+  const results = {
+    kind: 'memory',
+    createdAt,
+    options: { store: 'sqlite', articles: options.articles, searches: searches.length, slugs: slugs.length, cacheMb: options.cacheMb, connections: options.connections },
+    machine: machine(),
+    app: gitState(),
+    build: buildInfo,
+    targets: { peakRssMb: TARGET_PEAK_RSS_MB },
+    peakRssMb: peak,
+    steps,
+    correctness,
+  };
+  const written = writeFigures(results, RESULTS_DIR, `memory-${options.articles}`);
+  say(`\nPeak RSS ${peak} MB (target under ${TARGET_PEAK_RSS_MB} MB). Wrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
+  if (correctness.wrong > 0) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

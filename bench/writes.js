@@ -1,0 +1,199 @@
+'use strict';
+
+// Writes: articles created and published per second, one at a time and --concurrency at once.
+//   ours:  POST /api/artikel with an API token (validation, defaults, slug, category, indexes).
+//   stock: POST /api/articles on stock Strapi's REST API, which creates and publishes (the same app
+//          and data; bench/stock-strapi.js with STOCK_WRITES=1; our Document Service middlewares
+//          run there too, as they would for any write of the app).
+//   raw:   the rows alone (draft row, published row, their category links) inserted with
+//          better-sqlite3, one transaction per article: what the storage costs, without HTTP.
+// Each server runs on its own private copy of the seeded SQLite file; the number of articles stored
+// afterwards is checked against the 2xx answers.
+//
+//   node bench/writes.js [--articles 10000] [--sequential 100] [--concurrent 300] [--concurrency 10] [--skip-build]
+
+const path = require('node:path');
+const Database = require('better-sqlite3');
+const { parseArgs } = require('./lib/args');
+const { createArticleGenerator } = require('./lib/article-generator');
+const { build, gitState, machine, say, seed } = require('./lib/run-steps');
+const { prepareInserts } = require('./lib/seed-layout');
+const { BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
+const { createToken, percentile, privateCopy, startOurs, stopServer } = require('./lib/side-runs');
+const { freePort, startServer } = require('./lib/server-process');
+const { writeFigures } = require('./lib/figures');
+const { CATEGORIES } = require('./lib/vocabulary');
+
+/** The n-th new article: generated text beyond the seeded ones, so titles and slugs are new. */
+function newArticle(generator, n, seeded) {
+  const article = generator.article(seeded + n, seeded + n + 1);
+  return { title: `${article.title} (write ${n})`, content: article.content, tags: article.tags, category: CATEGORIES[n % CATEGORIES.length].name };
+}
+
+/** `count` requests, `concurrency` in flight; articles/s over the whole run and each request's latency. */
+async function timedRequests(count, concurrency, send) {
+  const latencies = [];
+  let failed = 0;
+  let next = 0;
+  const failures = [];
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      const n = next;
+      next += 1;
+      const begun = performance.now();
+      const outcome = await send(n);
+      latencies.push(performance.now() - begun);
+      if (!outcome.ok) {
+        failed += 1;
+        if (failures.length < 5) failures.push(outcome.detail);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return { count, concurrency, seconds, perSecond: (count - failed) / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failed, failures };
+}
+
+async function post(url, headers, body, okStatus) {
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await response.text();
+  return { ok: response.status === okStatus, detail: `${response.status} ${text.slice(0, 200)}` };
+}
+
+function publishedCount(file) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
+  } finally {
+    db.close();
+  }
+}
+
+async function measureHttp({ name, label, seedInfo, options, start, request }) {
+  const copy = privateCopy(seedInfo.database, `writes-${name}`);
+  try {
+    const before = publishedCount(copy.store.file);
+    const started = await start(copy.store);
+    const { server } = started;
+    const generator = createArticleGenerator();
+    let written = 0;
+    const send = () => request(`http://127.0.0.1:${server.port}`, started, newArticle(generator, (written += 1), seedInfo.articles));
+    try {
+      say(`[${name}] ${options.sequential} articles one at a time, then ${options.concurrent} with ${options.concurrency} at once ...`);
+      const sequential = await timedRequests(options.sequential, 1, send);
+      const concurrent = await timedRequests(options.concurrent, options.concurrency, send);
+      for (const [mode, run] of [['one at a time', sequential], [`${options.concurrency} at once`, concurrent]]) {
+        say(`[${name}] ${mode}: ${run.perSecond.toFixed(1)} articles/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failed ? `, ${run.failed} failed: ${run.failures.join(' | ')}` : ''}`);
+      }
+      await stopServer(server);
+      const stored = publishedCount(copy.store.file) - before;
+      const answered = sequential.count - sequential.failed + concurrent.count - concurrent.failed;
+      say(`[${name}] published articles added: ${stored} (2xx answers: ${answered})`);
+      return { label, sequential, concurrent, stored, answered };
+    } finally {
+      await stopServer(server);
+    }
+  } finally {
+    copy.remove();
+  }
+}
+
+/** The rows alone, one transaction per article, on a private copy. */
+function measureRaw({ seedInfo, count }) {
+  const copy = privateCopy(seedInfo.database, 'writes-raw');
+  const db = new Database(copy.store.file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    const categories = CATEGORIES.map((category) => db.prepare('SELECT id, locale FROM categories WHERE slug = ?').get(category.slug));
+    const insert = prepareInserts(db);
+    const generator = createArticleGenerator();
+    const latencies = [];
+    const started = performance.now();
+    for (let n = 1; n <= count; n += 1) {
+      const begun = performance.now();
+      const generated = generator.article(seedInfo.articles + n, seedInfo.articles + n + 1);
+      // A fresh generator repeats the seeded titles: the slug gets a suffix, and the dates are now.
+      const now = Date.now();
+      const article = { ...generated, slug: `${generated.slug}-write-${n}`, createdAt: now, updatedAt: now, publishedAt: now };
+      const category = categories[n % categories.length];
+      db.transaction(() => insert(article, category.id, category.locale))();
+      latencies.push(performance.now() - begun);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const run = { count, concurrency: 1, seconds, perSecond: count / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failed: 0, failures: [] };
+    say(`[raw] ${count} articles one at a time: ${run.perSecond.toFixed(0)} articles/s, p50 ${run.p50Ms} ms`);
+    return { label: 'raw insert (rows only, no HTTP)', sequential: run };
+  } finally {
+    db.close();
+    copy.remove();
+  }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2), { articles: 10000, sequential: 100, concurrent: 300, concurrency: 10, raw: 1000, skipBuild: false });
+  const createdAt = new Date().toISOString();
+  const buildInfo = build(options.skipBuild);
+  const seedInfo = await seed(options.articles, 'sqlite');
+  const servers = {};
+
+  servers.ours = await measureHttp({
+    name: 'ours',
+    label: 'POST /api/artikel (ours)',
+    seedInfo,
+    options,
+    start: async (store) => {
+      const token = createToken(store);
+      const server = await startOurs({ store, name: 'writes-ours', extra: { ARTIKEL_RATE_LIMIT: '0' } });
+      return { server, headers: { Authorization: `Bearer ${token}` } };
+    },
+    request: (baseUrl, { headers }, article) => post(`${baseUrl}/api/artikel`, headers, article, 201),
+  });
+
+  servers.stock = await measureHttp({
+    name: 'stock',
+    label: 'stock Strapi POST /api/articles',
+    seedInfo,
+    options,
+    start: async (store) => {
+      const port = await freePort();
+      const server = await startServer({
+        name: 'writes-stock',
+        command: process.execPath,
+        args: [path.join(BENCH_DIR, 'stock-strapi.js')],
+        cwd: path.resolve(BENCH_DIR, '..'),
+        env: serverEnv({ store, port, extra: { ARTIKEL_BENCHMARK: 'stock-rest', STOCK_WRITES: '1' } }),
+        readyPath: '/api/categories',
+        logFile: path.join(DATA_DIR, 'logs', 'writes-stock.log'),
+        readyTimeoutMs: 900_000,
+      });
+      const categories = await (await fetch(`http://127.0.0.1:${port}/api/categories?pagination[pageSize]=100`)).json();
+      const categoryIds = new Map(categories.data.map((category) => [category.name, category.documentId]));
+      return { server, headers: {}, categoryIds };
+    },
+    // Stock takes the category as a relation (its documentId), the rest as the same fields.
+    request: (baseUrl, { headers, categoryIds }, article) =>
+      post(`${baseUrl}/api/articles`, headers, { data: { title: article.title, content: article.content, tags: article.tags, category: categoryIds.get(article.category) } }, 201),
+  });
+
+  servers.raw = measureRaw({ seedInfo, count: options.raw });
+
+  const results = {
+    kind: 'writes',
+    createdAt,
+    options: { store: 'sqlite', articles: options.articles, sequential: options.sequential, concurrent: options.concurrent, concurrency: options.concurrency, raw: options.raw },
+    machine: machine(),
+    app: gitState(),
+    build: buildInfo,
+    servers,
+  };
+  const written = writeFigures(results, RESULTS_DIR, `writes-${options.articles}`);
+  say(`\nWrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
+  if (servers.ours.stored !== servers.ours.answered || servers.stock.stored !== servers.stock.answered) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
