@@ -60,9 +60,10 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond }) {
         outcome.failures.push(`POST ${n}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
       } else {
         const slug = body.data.slug;
+        // Among the latest: the editor's republished edits become newest too, so not always first.
         const latest = await getJson(baseUrl, '/api/artikel/latest');
         outcome.checks += 1;
-        if (latest.body?.data?.[0]?.slug !== slug) stale(`latest after POST ${n}`, slug, latest.body?.data?.[0]?.slug);
+        if (!latest.body?.data?.some((article) => article.slug === slug)) stale(`latest after POST ${n}`, slug, latest.body?.data?.map((article) => article.slug));
         const article = await getJson(baseUrl, `/api/artikel/${encodeURIComponent(slug)}`);
         outcome.checks += 1;
         if (article.status !== 200) stale(`article ${slug} after POST`, 200, article.status);
@@ -81,6 +82,7 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond }) {
       const current = await getJson(baseUrl, `/api/artikel/${encodeURIComponent(slug)}`);
       if (current.status !== 200) {
         outcome.failures.push(`edit ${n}: reading ${slug} answered ${current.status}`);
+        await sleep(everyMs);
         continue;
       }
       const marker = `mixedit${String(n).padStart(5, '0')}x`;

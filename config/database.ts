@@ -1,7 +1,32 @@
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 
-type SqliteConnection = { pragma: (statement: string) => unknown };
+import { LRUCache } from 'lru-cache';
+
+type SqliteStatement = object;
+type SqliteConnection = { pragma: (statement: string) => unknown; prepare: (sql: string) => SqliteStatement };
+
+// Distinct SQL texts kept prepared per connection: the app's queries are a few hundred shapes.
+const PREPARED_STATEMENTS = 500;
+
+/**
+ * Knex prepares every query anew on better-sqlite3 (parse and plan, each time the same text); the
+ * connection keeps the last PREPARED_STATEMENTS statements and hands a kept one out again. Safe
+ * because knex runs each statement to completion (all() or run()) before the next query, and
+ * SQLite re-prepares a kept statement by itself after a schema change.
+ */
+function keepPreparedStatements(connection: SqliteConnection): void {
+  const prepare = connection.prepare.bind(connection);
+  const kept = new LRUCache<string, SqliteStatement>({ max: PREPARED_STATEMENTS });
+  connection.prepare = (sql: string) => {
+    let statement = kept.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      kept.set(sql, statement);
+    }
+    return statement;
+  };
+}
 
 /**
  * SQLite is the default: one file, nothing to start. WAL lets reads run while a write commits;
@@ -49,6 +74,7 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
           connection.pragma('cache_size = -32000');
           connection.pragma('temp_store = MEMORY');
           connection.pragma('mmap_size = 268435456');
+          keepPreparedStatements(connection);
           done(undefined, connection);
         },
       },

@@ -6,12 +6,14 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { APP_DIR, DATA_DIR, serverEnv } = require('./server-env');
+const { APP_DIR, DATA_DIR, randomSecrets, serverEnv } = require('./server-env');
 const { sqliteStore } = require('./store');
 const { freePort, startServer, stopServer } = require('./server-process');
 
 const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
 const SQLITE_SUFFIXES = ['', '-wal', '-shm'];
+// One set of secrets for the whole run: a token made by the token command must verify on the server.
+const RUN_SECRETS = randomSecrets();
 
 /**
  * A copy of the seeded file (with its WAL, if a server left one) for a run that writes: the seeded
@@ -31,7 +33,7 @@ function privateCopy(seededFile, name) {
 function createToken(store) {
   const result = spawnSync(process.execPath, [path.join(APP_DIR, 'scripts', 'create-api-token.js'), `bench-${Date.now()}`], {
     cwd: APP_DIR,
-    env: { ...serverEnv({ store }), LOG_LEVEL: 'error' },
+    env: { ...serverEnv({ store, extra: RUN_SECRETS }), LOG_LEVEL: 'error' },
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`scripts/create-api-token.js failed: ${result.stderr}`);
@@ -46,7 +48,7 @@ async function startOurs({ store, name, extra = {}, readyTimeoutMs = 900_000 }) 
     command: process.execPath,
     args: STRAPI_START,
     cwd: APP_DIR,
-    env: serverEnv({ store, port, extra }),
+    env: serverEnv({ store, port, extra: { ...RUN_SECRETS, ...extra } }),
     readyPath: '/api/artikel/latest',
     logFile: path.join(DATA_DIR, 'logs', `${name}.log`),
     readyTimeoutMs,

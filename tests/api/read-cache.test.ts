@@ -105,6 +105,42 @@ describe('a read cache of 1 MiB', () => {
   });
 });
 
+describe('related articles after a write', () => {
+  let app: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    app = await startWithCacheMebibytes('64');
+    token = await createApiToken(app.strapi, 'full-access');
+    const moss = await createCategory(app.strapi, 'Moss', 'moss');
+    await createCategory(app.strapi, 'Harbour', 'harbour');
+    // Five sharing a tag: each one's four related articles come from the tag alone.
+    for (let i = 1; i <= 5; i += 1) await createArticle(app.strapi, { title: `Moss ${i}`, slug: `moss-${i}`, category: moss, tags: 'Green' });
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  const relatedOf = async (slug: string) => (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.related as Array<{ slug: string; title: string }>;
+  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
+
+  it('stay remembered when an article with none of their tags and another category is published, and are chosen again when one shares a tag', async () => {
+    expect((await relatedOf('moss-1')).map((article) => article.slug)).toEqual(['moss-5', 'moss-4', 'moss-3', 'moss-2']);
+    await renameInTable(app, 'moss-5', 'Renamed unannounced');
+
+    await post({ title: 'Boats at dusk', content: 'Masts.', category: 'Harbour', tags: 'Boats' });
+    // Not chosen again: the unannounced title is not seen.
+    expect((await relatedOf('moss-1'))[0].title).toBe('Moss 5');
+
+    await post({ title: 'Green ferns', content: 'Fronds.', category: 'Harbour', tags: 'Green' });
+    // Chosen again from the table (the same four: same tag and same category rank first).
+    const again = await relatedOf('moss-1');
+    expect(again.map((article) => article.slug)).toEqual(['moss-5', 'moss-4', 'moss-3', 'moss-2']);
+    expect(again[0].title).toBe('Renamed unannounced');
+  });
+});
+
 describe('the read cache turned off (ARTIKEL_READ_CACHE_MB=0)', () => {
   let app: TestApp;
 

@@ -14,9 +14,10 @@ export const dropCachedReads =
     const write = documentWrite(context);
     if (write === null || !isArticleOrCategory(write.uid)) return next();
     const result = await next();
-    // An article's write changes its own page and the published set; a category's (its name, its
-    // slug) shows in every article of it, so it drops everything.
+    // An article's write changes its own page, the published set and related articles by its tags
+    // and category; a category's (its name, its slug) shows in every article of it: everything.
     const documentId = write.uid === ARTICLE_UID ? writtenDocumentId(write, result) : null;
-    await getService(strapi, 'read-freshness').written(documentId === null ? 'everything' : { documentId });
+    if (documentId === null) await getService(strapi, 'read-freshness').written('everything');
+    else await getService(strapi, 'read-freshness').articleWritten(documentId);
     return result;
   };

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, RELATED_CANDIDATES_PER_TAG, TABLES } from '../constants';
 import { type ArticleDetailRecord, type ArticleRecord, toIsoString } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
+import { parseTags, tagKey } from '../utils/tags';
 import { isSqlite } from '../utils/database-dialect';
 import { searchIndex } from './search';
 import { database, type Knex, type RawSql } from './transactions';
@@ -246,6 +247,17 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     async newest(filters: ArticleFilters, limit: number, offset = 0): Promise<ArticleRecord[]> {
       const selected = await filtered(filters, { forPage: true });
       return selected === null ? [] : records(newestFirst(selected.query).limit(limit).offset(offset));
+    },
+
+    /** The tag keys and category of a document's published version (none when it is not published). */
+    async tagsAndCategoryOf(documentId: string): Promise<{ tagKeys: string[]; categoryId: number | null }> {
+      const row = (await publishedRows()
+        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
+        .where('a.document_id', documentId)
+        .select('a.tags', 'l.category_id')
+        .first()) as { tags: string | null; category_id: number | string | null } | undefined;
+      if (row === undefined) return { tagKeys: [], categoryId: null };
+      return { tagKeys: parseTags(row.tags).map(tagKey), categoryId: row.category_id === null ? null : Number(row.category_id) };
     },
 
     /** The published article with this slug, as its page shows it, and its category's id (for related articles); null if there is none. */

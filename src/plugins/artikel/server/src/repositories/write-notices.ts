@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { isSqlite } from '../utils/database-dialect';
-import type { WrittenScope } from '../utils/written-scope';
+import { type WrittenScope, writtenScopeFromText, writtenScopeToText } from '../utils/written-scope';
 import { inTransaction } from './transactions';
 
 const CHANNEL = 'artikel_writes';
@@ -36,13 +36,11 @@ interface PgClient {
 
 type PgClientConstructor = new (config: unknown) => PgClient;
 
-// A notice's payload: the sending instance, a space, and the written article's documentId or this.
-const EVERYTHING = '*';
-
-/** Reads a payload; one it does not know (another version of the service) counts as "anything written". */
+/** A notice's payload: the sending instance, a space, and what was written (see written-scope.ts). */
 function parseNotice(payload: string): { instance: string; write: WrittenScope } {
-  const [sender = '', written = EVERYTHING] = payload.split(' ');
-  return { instance: sender, write: written === EVERYTHING || written === '' ? 'everything' : { documentId: written } };
+  const space = payload.indexOf(' ');
+  if (space === -1) return { instance: payload, write: 'everything' };
+  return { instance: payload.slice(0, space), write: writtenScopeFromText(payload.slice(space + 1)) };
 }
 
 /**
@@ -99,7 +97,7 @@ export function writeNotices(strapi: Core.Strapi): WriteNotices {
   return {
     async announce(write) {
       await inTransaction(strapi, async ({ trx }) => {
-        await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL, `${instance} ${write === 'everything' ? EVERYTHING : write.documentId}`]);
+        await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL, `${instance} ${writtenScopeToText(write)}`]);
       });
     },
     async listen(listener) {

@@ -14,7 +14,7 @@ import {
 } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
-import { PUBLISHED, documentScope } from './read-cache';
+import { PUBLISHED, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
@@ -99,14 +99,24 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     return records.map((record) => toArticleSummary(record, context));
   };
 
-  /** Ranked by shared tags, then same category, then newest; filled with the category's and then any newest; never the article itself. */
-  const relatedTo = async (article: RelatedKey): Promise<ArticleSummary[]> => {
-    const chosen = await articles.sharingTags({ documentId: article.documentId, tagKeys: parseTags(article.tags).map(tagKey), categoryId: article.categoryId }, RELATED_COUNT);
-    if (article.categoryId !== null && chosen.length < RELATED_COUNT) {
-      chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], article.categoryId, RELATED_COUNT - chosen.length)));
+  /**
+   * Ranked by shared tags, then same category, then newest; filled with the category's and then any
+   * newest; never the article itself. With what the choice depends on: the article itself, those
+   * chosen, its tags and category, and the published set only when the newest of all filled it.
+   */
+  const relatedTo = async (article: RelatedKey): Promise<{ related: ArticleSummary[]; scopes: ReadScope[] }> => {
+    const tagKeys = parseTags(article.tags).map(tagKey);
+    const scopes: ReadScope[] = [documentScope(article.documentId), ...tagKeys.map(tagScope)];
+    const chosen = await articles.sharingTags({ documentId: article.documentId, tagKeys, categoryId: article.categoryId }, RELATED_COUNT);
+    if (article.categoryId !== null) {
+      scopes.push(categoryScope(article.categoryId));
+      if (chosen.length < RELATED_COUNT) chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], article.categoryId, RELATED_COUNT - chosen.length)));
     }
-    if (chosen.length < RELATED_COUNT) chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], null, RELATED_COUNT - chosen.length)));
-    return summariesOf(await articles.byDocumentIds(chosen));
+    if (chosen.length < RELATED_COUNT) {
+      scopes.push(PUBLISHED);
+      chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], null, RELATED_COUNT - chosen.length)));
+    }
+    return { related: summariesOf(await articles.byDocumentIds(chosen)), scopes: [...scopes, ...chosen.map(documentScope)] };
   };
 
   const detailRecordOf = (document: ArticleDocument, viewCount: number): ArticleDetailRecord => ({
@@ -138,7 +148,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   });
 
   const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> =>
-    toFullArticle(detailRecordOf(document, viewCount), await relatedTo(relatedKeyOf(document)), recordContext());
+    toFullArticle(detailRecordOf(document, viewCount), (await relatedTo(relatedKeyOf(document))).related, recordContext());
 
   const cache = () => getService(strapi, 'read-cache');
 
@@ -176,8 +186,8 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * The published article with this slug, counting this read as a view unless told not to (a
-     * HEAD). Its page is remembered under its own document, its related articles under the
-     * published set: a write of another article drops only the related list.
+     * HEAD). Its page is remembered under its own document, its related articles apart (see
+     * relatedTo): a write of another article drops at most the related list.
      */
     async readBySlug(slug: string, { countView }: { countView: boolean }): Promise<FullArticle> {
       const page = await cache().remember(
@@ -194,9 +204,9 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       const id = page.article.id;
       const [viewCount, related] = await Promise.all([
         countView ? views().countView(id) : views().currentViews(id),
-        cache().remember(`related:${id}`, () => relatedTo(page.relatedKey)),
+        cache().remember(`related:${id}`, () => relatedTo(page.relatedKey), (chosen) => chosen.scopes),
       ]);
-      return { ...page.article, views: viewCount, related: await withCurrentViews(related) };
+      return { ...page.article, views: viewCount, related: await withCurrentViews(related.related) };
     },
 
     /** An article as its author just wrote it (a draft included), without counting a view. */

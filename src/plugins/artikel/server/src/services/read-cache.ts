@@ -5,13 +5,17 @@ import type { WrittenScope } from '../utils/written-scope';
 
 /**
  * What a remembered read depends on. `published`: which articles are published and what their
- * summaries show (lists, latest, categories, feeds, sitemaps, related articles, "no such slug").
- * `document:<documentId>`: one article's own page, which no other article's write can change.
+ * summaries show (lists, latest, categories, feeds, sitemaps, "no such slug").
+ * `document:<documentId>`: one article, as its own page or a summary among related articles.
+ * `tag:<key>` and `category:<id>`: the articles with that tag or in that category, among which
+ * related articles are chosen.
  */
-export type ReadScope = 'published' | `document:${string}`;
+export type ReadScope = 'published' | `document:${string}` | `tag:${string}` | `category:${number}`;
 
 export const PUBLISHED: ReadScope = 'published';
 export const documentScope = (documentId: string): ReadScope => `document:${documentId}`;
+export const tagScope = (tagKey: string): ReadScope => `tag:${tagKey}`;
+export const categoryScope = (categoryId: number): ReadScope => `category:${categoryId}`;
 
 
 interface Entry {
@@ -35,8 +39,8 @@ function entryBytes(key: string, value: unknown): number {
  * most a quarter of it.
  *
  * A write drops only what it can change, once it has committed (see read-freshness.ts): an
- * article's write drops its own page and everything depending on the published set, not other
- * articles' pages. A read that began before a drop of one of its scopes may finish after it,
+ * article's write drops its own page, everything depending on the published set, and the related
+ * articles of those sharing a tag or the category with it; not other articles' pages. A read that began before a drop of one of its scopes may finish after it,
  * holding the old data: it is answered but not remembered. While this instance cannot hear about
  * other instances' writes it remembers nothing.
  */
@@ -52,6 +56,10 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
   const droppedAt = new Map<ReadScope, number>();
   // Start times of the reads being computed, so drop times no read can be older than are forgotten.
   const inFlight = new Map<number, number>();
+  // The computation under way for each key: concurrent misses of one key (every reader right after a
+  // write) share it instead of each computing the same answer. A drop forgets them, so a read that
+  // begins after a write never shares a computation begun before it.
+  const computing = new Map<string, Promise<unknown>>();
   let trusted = true;
 
   const begin = (): number => {
@@ -73,6 +81,7 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const dropScopes = (scopes: readonly ReadScope[]): void => {
     clock += 1;
+    computing.clear();
     for (const scope of scopes) droppedAt.set(scope, clock);
     if (entries !== null) {
       const dropped = new Set(scopes);
@@ -90,27 +99,39 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
       if (entries === null || !trusted) return compute();
       const hit = entries.get(key);
       if (hit !== undefined) return hit.value as T;
+      const shared = computing.get(key);
+      if (shared !== undefined) return shared as Promise<T>;
       const startedAt = begin();
-      try {
-        const value = await compute();
-        const scopes = scopesOf(value);
-        if (trusted && !droppedSince(startedAt, scopes)) entries.set(key, { value, scopes });
-        return value;
-      } finally {
-        end(startedAt);
-      }
+      const computation: Promise<T> = compute()
+        .then((value) => {
+          const scopes = scopesOf(value);
+          if (trusted && !droppedSince(startedAt, scopes)) entries.set(key, { value, scopes });
+          return value;
+        })
+        .finally(() => {
+          end(startedAt);
+          if (computing.get(key) === computation) computing.delete(key);
+        });
+      computing.set(key, computation);
+      return computation;
     },
 
     /** Drops what a committed write can have changed. */
     invalidate(written: WrittenScope = 'everything'): void {
       if (written === 'everything') {
         clock += 1;
+        computing.clear();
         everythingDroppedAt = clock;
         droppedAt.clear();
         entries?.clear();
         return;
       }
-      dropScopes([PUBLISHED, documentScope(written.documentId)]);
+      dropScopes([
+        PUBLISHED,
+        documentScope(written.documentId),
+        ...written.tagKeys.map(tagScope),
+        ...(written.categoryId === null ? [] : [categoryScope(written.categoryId)]),
+      ]);
     },
 
     /** Stops remembering (and forgets) until trust() is called. */

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { publishedArticles } from '../repositories/articles';
 import { afterCommit } from '../repositories/transactions';
 import { writeNotices } from '../repositories/write-notices';
 import { getService } from '../utils/get-service';
@@ -14,6 +15,12 @@ const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
   const cache = () => getService(strapi, 'read-cache');
 
   return {
+    /** Called inside or after an article's write (in its transaction): drops what its published version can have changed. */
+    async articleWritten(documentId: string): Promise<void> {
+      const { tagKeys, categoryId } = await publishedArticles(strapi).tagsAndCategoryOf(documentId);
+      await this.written({ documentId, tagKeys, categoryId });
+    },
+
     /** Called inside or after every write that public reads can show, with what it wrote. */
     async written(scope: WrittenScope = 'everything'): Promise<void> {
       await notices.announce(scope);
