@@ -7,7 +7,10 @@
 // (RSS, and its peak since start, from /proc) is read after each step; afterwards sampled answers
 // are compared with the database: the cache must have given up entries, not correctness.
 //
-//   node bench/memory.js [--articles 100000] [--searches 100000] [--slugs 20000] [--cache-mb 64] [--skip-build]
+//   node bench/memory.js [--articles 100000] [--searches 100000] [--slugs 20000] [--cache-mb 64] [--mmap-mb 256] [--skip-build]
+//
+// --mmap-mb sets DATABASE_SQLITE_MMAP_MB: SQLite's memory map of the file counts in RSS (as
+// "mapped file") although the kernel can drop those pages at any time; 0 shows the process without it.
 
 const path = require('node:path');
 const Database = require('better-sqlite3');
@@ -71,7 +74,7 @@ async function checkAnswers(baseUrl, databaseFile, slugs, searches) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 64, connections: 20, mixSeconds: 15, skipBuild: false });
+  const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 64, mmapMb: 256, connections: 20, mixSeconds: 15, skipBuild: false }, { zeroAllowed: ['cacheMb', 'mmapMb'] });
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');
@@ -82,7 +85,7 @@ async function main() {
   const searches = distinctSearches(options.searches);
 
   say(`\nStarting our app with a ${options.cacheMb} MB read cache on ${path.relative(process.cwd(), seedInfo.database)} ...`);
-  const server = await startOurs({ store, name: 'memory', extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb) } });
+  const server = await startOurs({ store, name: 'memory', extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb), DATABASE_SQLITE_MMAP_MB: String(options.mmapMb) } });
   const steps = [];
   const step = (label, load = null) => {
     const memory = memoryOf(server.child.pid);
@@ -110,7 +113,7 @@ async function main() {
   const results = {
     kind: 'memory',
     createdAt,
-    options: { store: 'sqlite', articles: options.articles, searches: searches.length, slugs: slugs.length, cacheMb: options.cacheMb, connections: options.connections },
+    options: { store: 'sqlite', articles: options.articles, searches: searches.length, slugs: slugs.length, cacheMb: options.cacheMb, mmapMb: options.mmapMb, connections: options.connections },
     machine: machine(),
     app: gitState(),
     build: buildInfo,
@@ -119,7 +122,7 @@ async function main() {
     steps,
     correctness,
   };
-  const written = writeFigures(results, RESULTS_DIR, `memory-${options.articles}`);
+  const written = writeFigures(results, RESULTS_DIR, `memory-${options.articles}-mmap${options.mmapMb}`);
   say(`\nPeak RSS ${peak} MB (target under ${TARGET_PEAK_RSS_MB} MB). Wrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
   if (correctness.wrong > 0) process.exitCode = 1;
 }

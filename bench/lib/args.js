@@ -2,9 +2,10 @@
 
 /**
  * `--name value`, `--name=value` and boolean `--flag`, typed after the defaults. An unknown option
- * is an error: a typo like --article should not silently run the default size.
+ * is an error: a typo like --article should not silently run the default size. Numbers must be
+ * positive, except those named in `zeroAllowed` (0 turning something off).
  */
-function parseArgs(argv, defaults) {
+function parseArgs(argv, defaults, { zeroAllowed = [] } = {}) {
   const options = { ...defaults };
   for (let i = 0; i < argv.length; i += 1) {
     const match = /^--([a-z][a-z-]*)(?:=(.*))?$/.exec(argv[i]);
@@ -19,7 +20,9 @@ function parseArgs(argv, defaults) {
     if (raw === undefined) throw new Error(`--${match[1]} needs a value`);
     if (typeof defaults[name] === 'number') {
       const value = Number(raw);
-      if (!Number.isFinite(value) || value <= 0) throw new Error(`--${match[1]} must be a positive number`);
+      if (zeroAllowed.includes(name) ? !(value >= 0) : !(Number.isFinite(value) && value > 0)) {
+        throw new Error(`--${match[1]} must be a ${zeroAllowed.includes(name) ? 'number, 0 or more' : 'positive number'}`);
+      }
       options[name] = value;
     } else {
       options[name] = raw;

@@ -67,7 +67,7 @@ const CHARTS = {
     ),
   }),
   memory: (results) => ({
-    title: `Server memory under a flood of distinct reads (read cache ${results.options.cacheMb} MB)`,
+    title: `Server memory under a flood of distinct reads (read cache ${results.options.cacheMb} MB, SQLite memory map ${results.options.mmapMb} MB)`,
     subtitle: machineLine(results),
     unit: 'MB resident (RSS)',
     groups: results.steps.map((step) => ({
