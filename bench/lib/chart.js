@@ -131,4 +131,4 @@ function renderChart(results) {
   return `${parts.join('\n')}\n`;
 }
 
-module.exports = { BOUND_SIGNS, RATIOS, SERVERS, STORE_NAMES, ratiosFor, renderChart, serversOf, storeName, storeOf };
+module.exports = { BOUND_SIGNS, RATIOS, SERVERS, STORE_NAMES, escapeXml, ratiosFor, renderChart, serversOf, storeName, storeOf };

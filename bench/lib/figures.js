@@ -5,6 +5,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { escapeXml } = require('./chart');
 
 const WIDTH = 980;
 const LABEL_WIDTH = 260;
@@ -15,7 +16,6 @@ const GROUP_GAP = 20;
 const TOP = 78;
 const COLORS = ['#2563eb', '#7c3aed', '#16a34a', '#9ca3af', '#f59e0b'];
 
-const escapeXml = (text) => String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 
 /** `groups`: [{ label, bars: [{ label, value, text }] }], bars scaled per chart; `unit` names the axis. */
 function renderBars({ title, subtitle, groups, unit, footer = [] }) {
