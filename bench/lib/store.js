@@ -97,13 +97,13 @@ async function publishedSlugs(store, limit) {
 
 /**
  * Whether the plugin's search index is in the store (it creates it at its first start): the FTS5
- * table on SQLite, the pg_trgm index on PostgreSQL (without the extension it searches by LIKE).
+ * table on SQLite, the word index (the GIN index of each article's words) on PostgreSQL.
  */
 async function hasSearchIndex(store) {
   if (store.kind === 'sqlite') {
     return withSqlite(store, (db) => tableExists(db, 'artikel_search'));
   }
-  return withPostgres(store, async (client) => (await client.query("SELECT 1 FROM pg_indexes WHERE indexname = 'artikel_search_docs_body_trgm'")).rowCount > 0);
+  return withPostgres(store, async (client) => (await client.query("SELECT 1 FROM pg_indexes WHERE indexname = 'artikel_search_docs_terms'")).rowCount > 0);
 }
 
 module.exports = { STORES, databaseEnv, describeStore, hasSearchIndex, postgresStore, publishedSlugs, sqliteStore, withDatabaseEnv, withPostgres };
