@@ -122,7 +122,7 @@ async function main() {
     steps,
     correctness,
   };
-  const written = writeFigures(results, RESULTS_DIR, `memory-${options.articles}-mmap${options.mmapMb}`);
+  const written = writeFigures(results, RESULTS_DIR, `memory-${options.articles}-cache${options.cacheMb}-mmap${options.mmapMb}`);
   say(`\nPeak RSS ${peak} MB (target under ${TARGET_PEAK_RSS_MB} MB). Wrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
   if (correctness.wrong > 0) process.exitCode = 1;
 }
