@@ -28,8 +28,9 @@ const DEFAULT_CACHE_MAX_AGE = 60;
 const DEFAULT_CACHE_STALE_SECONDS = 300;
 // The sitemap protocol's limit of URLs per file.
 const SITEMAP_PROTOCOL_URLS = 50_000;
-// Enough for every list page, feed and sitemap of a large site and thousands of article pages, while
-// the whole process stays well under 400 MB at 100,000 articles (bench/memory.js).
+// Every list page, feed and sitemap file of a large site and thousands of article pages. The budget
+// counts JSON bytes; the process grows by more (object overhead, GC slack): at 100,000 articles
+// bench/memory.js measured a peak RSS of 476 MB with 64 and 401 MB with 32.
 const DEFAULT_READ_CACHE_MB = 64;
 const MEBIBYTE = 1024 * 1024;
 

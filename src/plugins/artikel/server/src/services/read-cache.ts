@@ -40,9 +40,10 @@ function entryBytes(key: string, value: unknown): number {
  *
  * A write drops only what it can change, once it has committed (see read-freshness.ts): an
  * article's write drops its own page, everything depending on the published set, and the related
- * articles of those sharing a tag or the category with it; not other articles' pages. A read that began before a drop of one of its scopes may finish after it,
- * holding the old data: it is answered but not remembered. While this instance cannot hear about
- * other instances' writes it remembers nothing.
+ * articles of those sharing a tag or the category with it; not other articles' pages. A read that
+ * began before a drop of one of its scopes may finish after it, holding the old data: it is
+ * answered but not remembered. While this instance cannot hear about other instances' writes it
+ * remembers nothing.
  */
 const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
   const maxBytes = strapi.plugin(PLUGIN_ID).config('readCacheBytes') as number;
@@ -79,10 +80,16 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
     for (const [scope, at] of droppedAt) if (at <= oldestRead) droppedAt.delete(scope);
   };
 
-  const dropScopes = (scopes: readonly ReadScope[]): void => {
+  /** Every drop: the clock ticks, and computations begun before it are no longer shared. */
+  const tick = (): number => {
     clock += 1;
     computing.clear();
-    for (const scope of scopes) droppedAt.set(scope, clock);
+    return clock;
+  };
+
+  const dropScopes = (scopes: readonly ReadScope[]): void => {
+    const now = tick();
+    for (const scope of scopes) droppedAt.set(scope, now);
     if (entries !== null) {
       const dropped = new Set(scopes);
       for (const [key, entry] of entries.entries()) if (entry.scopes.some((scope) => dropped.has(scope))) entries.delete(key);
@@ -119,9 +126,7 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Drops what a committed write can have changed. */
     invalidate(written: WrittenScope = 'everything'): void {
       if (written === 'everything') {
-        clock += 1;
-        computing.clear();
-        everythingDroppedAt = clock;
+        everythingDroppedAt = tick();
         droppedAt.clear();
         entries?.clear();
         return;
