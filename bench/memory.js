@@ -20,7 +20,7 @@ const { runLoad } = require('./lib/load-client');
 const { readMixPaths } = require('./lib/read-mix');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
-const { memoryOf, startOurs, stopServer } = require('./lib/side-runs');
+const { memoryOf, startApp, stopServer } = require('./lib/side-runs');
 const { publishedSlugs, sqliteStore } = require('./lib/store');
 const { writeFigures } = require('./lib/figures');
 const { createArticleGenerator } = require('./lib/article-generator');
@@ -85,7 +85,7 @@ async function main() {
   const searches = distinctSearches(options.searches);
 
   say(`\nStarting our app with a ${options.cacheMb} MB read cache on ${path.relative(process.cwd(), seedInfo.database)} ...`);
-  const server = await startOurs({ store, name: 'memory', extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb), DATABASE_SQLITE_MMAP_MB: String(options.mmapMb) } });
+  const server = await startApp({ store, name: 'memory', extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb), DATABASE_SQLITE_MMAP_MB: String(options.mmapMb) } });
   const steps = [];
   const step = (label, load = null) => {
     const memory = memoryOf(server.child.pid);

@@ -18,7 +18,7 @@ const { runLoad } = require('./lib/load-client');
 const { READ_WEIGHTS, readMixPaths } = require('./lib/read-mix');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
-const { createToken, percentile, privateCopy, registerEditor, startOurs, stopServer } = require('./lib/side-runs');
+const { createToken, percentile, privateCopy, registerEditor, startApp, stopServer } = require('./lib/side-runs');
 const { sqliteStore } = require('./lib/store');
 const { writeFigures } = require('./lib/figures');
 const { sleep } = require('./lib/server-process');
@@ -139,7 +139,7 @@ async function measureServer({ name, seeded, plan, slugs, options }) {
   try {
     say(`\n[${name}] API token and server on a private copy of the seeded file ...`);
     const token = createToken(copy.store);
-    const server = await startOurs({ store: copy.store, name: `mixed-${name}`, extra: SERVER_ENV[name] });
+    const server = await startApp({ store: copy.store, name: `mixed-${name}`, extra: SERVER_ENV[name] });
     try {
       const baseUrl = `http://127.0.0.1:${server.port}`;
       const editor = await registerEditor(baseUrl);

@@ -18,9 +18,8 @@ const { parseArgs } = require('./lib/args');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { prepareInserts } = require('./lib/seed-layout');
-const { BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
-const { createToken, percentile, privateCopy, startOurs, stopServer } = require('./lib/side-runs');
-const { freePort, startServer } = require('./lib/server-process');
+const { BENCH_DIR, RESULTS_DIR } = require('./lib/server-env');
+const { createToken, percentile, privateCopy, startApp, stopServer } = require('./lib/side-runs');
 const { writeFigures } = require('./lib/figures');
 const { CATEGORIES } = require('./lib/vocabulary');
 
@@ -145,7 +144,7 @@ async function main() {
     options,
     start: async (store) => {
       const token = createToken(store);
-      const server = await startOurs({ store, name: 'writes-ours', extra: { ARTIKEL_RATE_LIMIT: '0' } });
+      const server = await startApp({ store, name: 'writes-ours', extra: { ARTIKEL_RATE_LIMIT: '0' } });
       return { server, headers: { Authorization: `Bearer ${token}` } };
     },
     request: (baseUrl, { headers }, article) => post(`${baseUrl}/api/artikel`, headers, article, 201),
@@ -157,18 +156,14 @@ async function main() {
     seedInfo,
     options,
     start: async (store) => {
-      const port = await freePort();
-      const server = await startServer({
+      const server = await startApp({
+        store,
         name: 'writes-stock',
-        command: process.execPath,
         args: [path.join(BENCH_DIR, 'stock-strapi.js')],
-        cwd: path.resolve(BENCH_DIR, '..'),
-        env: serverEnv({ store, port, extra: { ARTIKEL_BENCHMARK: 'stock-rest', STOCK_WRITES: '1' } }),
         readyPath: '/api/categories',
-        logFile: path.join(DATA_DIR, 'logs', 'writes-stock.log'),
-        readyTimeoutMs: 900_000,
+        extra: { ARTIKEL_BENCHMARK: 'stock-rest', STOCK_WRITES: '1' },
       });
-      const categories = await (await fetch(`http://127.0.0.1:${port}/api/categories?pagination[pageSize]=100`)).json();
+      const categories = await (await fetch(`http://127.0.0.1:${server.port}/api/categories?pagination[pageSize]=100`)).json();
       const categoryIds = new Map(categories.data.map((category) => [category.name, category.documentId]));
       return { server, headers: {}, categoryIds };
     },

@@ -40,16 +40,20 @@ function createToken(store) {
   return result.stdout.trim();
 }
 
-/** Our app (`strapi start`) on the store; `extra` adds environment variables (ARTIKEL_READ_CACHE_MB=0 for uncached). */
-async function startOurs({ store, name, extra = {}, readyTimeoutMs = 900_000 }) {
+/**
+ * A server of the app on the store, on a free port, with its log in bench/.data/logs/<name>.log:
+ * by default our app (`strapi start`); `args` and `readyPath` start another launcher (stock).
+ * `extra` adds environment variables (ARTIKEL_READ_CACHE_MB=0 for uncached).
+ */
+async function startApp({ store, name, extra = {}, args = STRAPI_START, readyPath = '/api/artikel/latest', readyTimeoutMs = 900_000 }) {
   const port = await freePort();
   return startServer({
     name,
     command: process.execPath,
-    args: STRAPI_START,
+    args,
     cwd: APP_DIR,
     env: serverEnv({ store, port, extra: { ...RUN_SECRETS, ...extra } }),
-    readyPath: '/api/artikel/latest',
+    readyPath,
     logFile: path.join(DATA_DIR, 'logs', `${name}.log`),
     readyTimeoutMs,
   });
@@ -93,4 +97,4 @@ const percentile = (values, p) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
 };
 
-module.exports = { createToken, memoryOf, percentile, privateCopy, registerEditor, startOurs, stopServer };
+module.exports = { createToken, memoryOf, percentile, privateCopy, registerEditor, startApp, stopServer };
