@@ -1,4 +1,4 @@
-import { ARTICLE_UID, createArticle, createCategory, storedViews } from '../helpers/fixtures';
+import { ARTICLE_UID, createArticle, createCategory, storedViews, totalStoredViews } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
@@ -84,13 +84,13 @@ describe('GET /api/artikel/{slug}', () => {
   });
 
   it('answers an unknown slug with a 404 in the error body and moves no counter', async () => {
-    const totalBefore = await app.strapi.db.connection('artikel_view_counts').sum({ total: 'views' }).first();
+    const totalBefore = await totalStoredViews(app.strapi);
     const response = await app.api().get('/api/artikel/no-such-article').expect(404);
     expect(response.body).toEqual({
       data: null,
       error: { status: 404, name: 'NotFoundError', message: expect.any(String), details: {} },
     });
-    const totalAfter = await app.strapi.db.connection('artikel_view_counts').sum({ total: 'views' }).first();
+    const totalAfter = await totalStoredViews(app.strapi);
     expect(totalAfter).toEqual(totalBefore);
   });
 

@@ -33,9 +33,28 @@ export async function createArticle(strapi: Core.Strapi, input: ArticleInput): P
   return article.documentId;
 }
 
+/** Waits until every view counted so far is in the table: on SQLite views are written together, every ARTIKEL_VIEW_WRITE_MS. */
+export async function viewsWritten(strapi: Core.Strapi): Promise<void> {
+  const views = strapi.plugin('artikel').service('article-views') as { unwrittenCount: () => number };
+  const deadline = Date.now() + 15_000;
+  while (views.unwrittenCount() > 0) {
+    if (Date.now() > deadline) throw new Error(`views of ${views.unwrittenCount()} articles were still not written after 15 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** An article's view count as stored in the table, once the views counted so far are written. */
 export async function storedViews(strapi: Core.Strapi, documentId: string): Promise<number> {
+  await viewsWritten(strapi);
   const row = (await strapi.db.connection('artikel_view_counts').where({ article_document_id: documentId }).first()) as { views: number } | undefined;
   return row?.views ?? 0;
+}
+
+/** Every article's views together, as stored, once the views counted so far are written. */
+export async function totalStoredViews(strapi: Core.Strapi): Promise<number> {
+  await viewsWritten(strapi);
+  const row = (await strapi.db.connection('artikel_view_counts').sum({ total: 'views' }).first()) as { total: number | string | null } | undefined;
+  return Number(row?.total ?? 0);
 }
 
 /** A file record as the Media Library stores it after an upload of a JPEG (no file on disk). */

@@ -10,3 +10,5 @@ process.env.STRAPI_TELEMETRY_DISABLED = 'true';
 process.env.LOG_LEVEL ??= 'error';
 process.env.STUDIO_NAME = 'Lichtbild Studio';
 process.env.ARTIKEL_RATE_LIMIT ??= '0';
+// Views reach the table this often on SQLite (1 s by default); the tests that read the table wait for it (fixtures.ts viewsWritten).
+process.env.ARTIKEL_VIEW_WRITE_MS ??= '50';

@@ -1,10 +1,13 @@
 import type { Core } from '@strapi/strapi';
+import { closeReadDatabase } from './repositories/transactions';
 import { getService } from './utils/get-service';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'outside-writes').stop();
   await getService(strapi, 'read-freshness').stop();
   getService(strapi, 'idempotency').stop();
+  await getService(strapi, 'article-views').stop();
+  await closeReadDatabase(strapi);
 };
 
 export default destroy;

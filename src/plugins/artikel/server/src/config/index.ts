@@ -19,6 +19,8 @@ export interface ArtikelConfig {
   sitemapUrls: number;
   /** Bytes the read cache may hold (ARTIKEL_READ_CACHE_MB, in mebibytes); 0 turns it off. */
   readCacheBytes: number;
+  /** On SQLite, milliseconds views are counted in memory before they are written, together (ARTIKEL_VIEW_WRITE_MS); 0 writes each at once. */
+  viewWriteMs: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -33,6 +35,8 @@ const SITEMAP_PROTOCOL_URLS = 50_000;
 // bench/memory.js measured a peak RSS of 476 MB with 64 and 401 MB with 32.
 const DEFAULT_READ_CACHE_MB = 64;
 const MEBIBYTE = 1024 * 1024;
+// A process crash loses at most this much of the views on SQLite; one write a second costs nothing a reader waits for.
+const DEFAULT_VIEW_WRITE_MS = 1000;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -66,6 +70,7 @@ export default {
       cacheStaleSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_STALE_SECONDS, DEFAULT_CACHE_STALE_SECONDS),
       sitemapUrls: wholeNumberFromEnv(process.env.ARTIKEL_SITEMAP_URLS, SITEMAP_PROTOCOL_URLS),
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
+      viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
     };
   },
   validator(config: ArtikelConfig) {
@@ -92,6 +97,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.readCacheBytes) || config.readCacheBytes < 0) {
       throw new Error('artikel: ARTIKEL_READ_CACHE_MB must be a whole number of mebibytes (0 turns the read cache off)');
+    }
+    if (!Number.isSafeInteger(config.viewWriteMs) || config.viewWriteMs < 0 || config.viewWriteMs > 60_000) {
+      throw new Error('artikel: ARTIKEL_VIEW_WRITE_MS must be a whole number of milliseconds up to 60000 (0 writes each view at once)');
     }
     for (const [name, value] of [['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge], ['ARTIKEL_CACHE_STALE_SECONDS', config.cacheStaleSeconds]] as const) {
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`artikel: ${name} must be a whole number of seconds (0 turns it off)`);

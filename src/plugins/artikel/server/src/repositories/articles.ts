@@ -5,7 +5,7 @@ import type { MediaRecord } from '../utils/photos';
 import { parseTags, tagKey } from '../utils/tags';
 import { isSqlite } from '../utils/database-dialect';
 import { searchIndex } from './search';
-import { database, type Knex, type RawSql } from './transactions';
+import { readDatabase, type Knex, type RawSql } from './transactions';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -126,7 +126,8 @@ const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id:
  * tag and cannot count per category in one query. Every query reads published rows only.
  */
 export const publishedArticles = (strapi: Core.Strapi) => {
-  const knex = (): Knex => database(strapi);
+  // Only reads here: outside a write they run on SQLite's read-only connection (see readDatabase).
+  const knex = (): Knex => readDatabase(strapi);
 
   const sqlite = isSqlite(strapi);
 

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
+import { knex as createKnex } from 'knex';
+import { isSqlite } from '../utils/database-dialect';
 
 export type Knex = Core.Strapi['db']['connection'];
 /** A piece of raw SQL, as knex.raw() gives it. */
@@ -33,6 +35,43 @@ const current = new AsyncLocalStorage<Transaction>();
 export function database(strapi: Core.Strapi): Knex {
   const trx = current.getStore();
   return trx !== undefined && !trx.isCompleted() ? trx : strapi.db.connection;
+}
+
+// The read-only connection of each Strapi instance (one in the app; several in the tests' restarts).
+const readers = new WeakMap<Core.Strapi, Knex>();
+
+/**
+ * A second connection to the SQLite file, read-only, set up as the first (Strapi's pragmas and the
+ * app's: WAL, memory map, kept prepared statements).
+ */
+function openReader(strapi: Core.Strapi): Knex {
+  const { connection, pool, ...config } = strapi.db.connection.client.config as { connection: { filename: string }; pool?: object } & Record<string, unknown>;
+  return createKnex({ ...config, connection: { ...connection, options: { readonly: true } }, pool: { ...pool, min: 1, max: 1 } }) as unknown as Knex;
+}
+
+/**
+ * The connection a read that is part of no write runs on. On SQLite the pool is a single
+ * connection, which a write's transaction holds until it commits (250 ms and more while the
+ * process is busy serving reads); in WAL mode a second connection reads the last commit meanwhile,
+ * so public reads never queue behind a write. Within a transaction, the transaction (it must see
+ * its own writes); on PostgreSQL, the pool.
+ */
+export function readDatabase(strapi: Core.Strapi): Knex {
+  const trx = current.getStore();
+  if (!isSqlite(strapi) || strapi.db.inTransaction() || (trx !== undefined && !trx.isCompleted())) return database(strapi);
+  let reader = readers.get(strapi);
+  if (reader === undefined) {
+    reader = openReader(strapi);
+    readers.set(strapi, reader);
+  }
+  return reader;
+}
+
+/** Closes the read-only connection (on SQLite), when the app stops. */
+export async function closeReadDatabase(strapi: Core.Strapi): Promise<void> {
+  const reader = readers.get(strapi);
+  readers.delete(strapi);
+  await reader?.destroy();
 }
 
 /**

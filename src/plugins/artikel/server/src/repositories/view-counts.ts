@@ -2,13 +2,15 @@ import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
-import { database } from './transactions';
+import { database, readDatabase } from './transactions';
 
 type CountRow = { views: number | string };
 type RawResult = { rows?: CountRow[] } | CountRow[];
 
 // Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
 const BATCH = 500;
+// Rows of views added in one statement (three values each).
+const ADD_BATCH = 300;
 
 function rowsOf(result: RawResult): CountRow[] {
   return Array.isArray(result) ? result : result.rows ?? [];
@@ -48,11 +50,32 @@ export function viewCounts(strapi: Core.Strapi) {
       return Number(rowsOf(result)[0]?.views ?? 1);
     },
 
+    /**
+     * Adds these views to their articles' counts, in one transaction; an article deleted meanwhile
+     * gets no row.
+     */
+    async add(viewsByArticle: Map<string, number>): Promise<void> {
+      const entries = [...viewsByArticle];
+      await knex().transaction(async (trx) => {
+        for (let start = 0; start < entries.length; start += ADD_BATCH) {
+          const batch = entries.slice(start, start + ADD_BATCH);
+          const at = now();
+          await trx.raw(
+            `INSERT INTO ${TABLES.viewCounts} (document_id, article_document_id, views, created_at, updated_at, published_at)
+             SELECT n.column1, n.column2, n.column3, ?, ?, ? FROM (VALUES ${batch.map(() => '(?, ?, CAST(? AS INTEGER))').join(', ')}) AS n
+             WHERE EXISTS (SELECT 1 FROM ${TABLES.articles} a WHERE a.document_id = n.column2)
+             ON CONFLICT (article_document_id) DO UPDATE SET views = ${TABLES.viewCounts}.views + excluded.views, updated_at = excluded.updated_at`,
+            [at, at, at, ...batch.flatMap(([articleDocumentId, views]) => [newDocumentId(), articleDocumentId, views])],
+          );
+        }
+      });
+    },
+
     /** The stored counts of these articles; an article never read has no row. */
     async countsOf(articleDocumentIds: string[]): Promise<Map<string, number>> {
       const counts = new Map<string, number>();
       for (let start = 0; start < articleDocumentIds.length; start += BATCH) {
-        const rows = (await knex()(TABLES.viewCounts)
+        const rows = (await readDatabase(strapi)(TABLES.viewCounts)
           .select('article_document_id', 'views')
           .whereIn('article_document_id', articleDocumentIds.slice(start, start + BATCH))) as Array<{ article_document_id: string; views: number | string | null }>;
         for (const row of rows) counts.set(row.article_document_id, Math.max(counts.get(row.article_document_id) ?? 0, Number(row.views ?? 0)));
