@@ -116,6 +116,8 @@ describe('related articles after a write', () => {
     await createCategory(app.strapi, 'Harbour', 'harbour');
     // Five sharing a tag: each one's four related articles come from the tag alone.
     for (let i = 1; i <= 5; i += 1) await createArticle(app.strapi, { title: `Moss ${i}`, slug: `moss-${i}`, category: moss, tags: 'Green' });
+    // None sharing its tag: its related articles are its category's newest.
+    await createArticle(app.strapi, { title: 'Lone moss', slug: 'lone-moss', category: moss, tags: 'Solo' });
   });
 
   afterAll(async () => {
@@ -138,6 +140,19 @@ describe('related articles after a write', () => {
     const again = await relatedOf('moss-1');
     expect(again.map((article) => article.slug)).toEqual(['moss-5', 'moss-4', 'moss-3', 'moss-2']);
     expect(again[0].title).toBe('Renamed unannounced');
+  });
+
+  it('stay remembered when an article of their category but none of their tags is published, while a list filled from the category is chosen again', async () => {
+    const tagged = await relatedOf('moss-1');
+    expect(tagged.map((article) => article.slug)).toEqual(['moss-5', 'moss-4', 'moss-3', 'moss-2']);
+    expect((await relatedOf('lone-moss')).map((article) => article.slug)).not.toContain('moss-in-winter');
+    await renameInTable(app, 'moss-5', 'Quietly renamed');
+
+    await post({ title: 'Moss in winter', content: 'Frost.', category: 'Moss', tags: 'Winter' });
+    // It shares no tag with moss-1, so it cannot be among its related articles: not chosen again.
+    expect((await relatedOf('moss-1'))[0].title).toBe(tagged[0].title);
+    // Lone moss's related articles are its category's newest: chosen again, with the new one first.
+    expect((await relatedOf('lone-moss'))[0].slug).toBe('moss-in-winter');
   });
 });
 

@@ -102,15 +102,18 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   /**
    * Ranked by shared tags, then same category, then newest; filled with the category's and then any
    * newest; never the article itself. With what the choice depends on: the article itself, those
-   * chosen, its tags and category, and the published set only when the newest of all filled it.
+   * chosen, its tags, its category only when the category's newest filled it, and the published set
+   * only when the newest of all did.
    */
   const relatedTo = async (article: RelatedKey): Promise<{ related: ArticleSummary[]; scopes: ReadScope[] }> => {
     const tagKeys = parseTags(article.tags).map(tagKey);
     const scopes: ReadScope[] = [documentScope(article.documentId), ...tagKeys.map(tagScope)];
     const chosen = await articles.sharingTags({ documentId: article.documentId, tagKeys, categoryId: article.categoryId }, RELATED_COUNT);
-    if (article.categoryId !== null) {
+    // The category only orders articles that share a tag (a write of one changes its tag's scope);
+    // it chooses by itself only when too few share one.
+    if (article.categoryId !== null && chosen.length < RELATED_COUNT) {
       scopes.push(categoryScope(article.categoryId));
-      if (chosen.length < RELATED_COUNT) chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], article.categoryId, RELATED_COUNT - chosen.length)));
+      chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], article.categoryId, RELATED_COUNT - chosen.length)));
     }
     if (chosen.length < RELATED_COUNT) {
       scopes.push(PUBLISHED);
