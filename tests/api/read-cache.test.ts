@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ARTICLE_UID, createArticle, createCategory } from '../helpers/fixtures';
+import { ARTICLE_UID, CATEGORY_UID, createArticle, createCategory } from '../helpers/fixtures';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { createApiToken } from '../helpers/tokens';
@@ -153,6 +153,42 @@ describe('related articles after a write', () => {
     expect((await relatedOf('moss-1'))[0].title).toBe(tagged[0].title);
     // Lone moss's related articles are its category's newest: chosen again, with the new one first.
     expect((await relatedOf('lone-moss'))[0].slug).toBe('moss-in-winter');
+  });
+});
+
+describe('a new category', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startWithCacheMebibytes('64');
+    const studio = await createCategory(app.strapi, 'Studio', 'studio');
+    await createArticle(app.strapi, { title: 'Paper backdrops', slug: 'paper-backdrops', category: studio, tags: 'Backdrops' });
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  const categoryNames = async () => ((await app.api().get('/api/artikel/categories').expect(200)).body.data as Array<{ name: string }>).map((category) => category.name);
+  const titleOf = async (slug: string) => (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.title as string;
+
+  it('shows in the category list at once, while article pages stay remembered', async () => {
+    const before = await titleOf('paper-backdrops');
+    expect(await categoryNames()).not.toContain('Seamless');
+    await renameInTable(app, 'paper-backdrops', 'Renamed unannounced');
+
+    await app.strapi.documents(CATEGORY_UID).create({ data: { name: 'Seamless', slug: 'seamless' } });
+    expect(await categoryNames()).toContain('Seamless');
+    // No article is in it: the page is not read again, so the unannounced title is not seen.
+    expect(await titleOf('paper-backdrops')).toBe(before);
+  });
+
+  it("that an article is put in when it is created shows on that article's page at once", async () => {
+    const [article] = (await app.strapi.documents(ARTICLE_UID).findMany({ filters: { slug: 'paper-backdrops' }, status: 'published' })) as Array<{ id: number }>;
+    expect((await app.api().get('/api/artikel/paper-backdrops').expect(200)).body.data.category?.slug).not.toBe('muslin');
+
+    await app.strapi.documents(CATEGORY_UID).create({ data: { name: 'Muslin', slug: 'muslin', articles: { connect: [article.id] } } });
+    expect((await app.api().get('/api/artikel/paper-backdrops').expect(200)).body.data.category).toEqual({ name: 'Muslin', slug: 'muslin' });
   });
 });
 

@@ -4,6 +4,7 @@ describe('a written scope sent to other instances', () => {
   it('comes back as it was sent, tags with spaces and commas included', () => {
     const scopes: WrittenScope[] = [
       'everything',
+      'published',
       { documentId: 'abc123', tagKeys: ['black and white', 'a,b', 'ü'], categoryId: 7 },
       { documentId: 'def456', tagKeys: [], categoryId: null },
     ];

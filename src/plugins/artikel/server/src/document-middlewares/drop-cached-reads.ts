@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../utils/get-service';
-import { ARTICLE_UID } from '../constants';
+import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 import { documentWrite, isArticleOrCategory, writtenDocumentId, type DocumentMiddleware } from './context';
 
 /**
@@ -8,6 +8,15 @@ import { documentWrite, isArticleOrCategory, writtenDocumentId, type DocumentMid
  * the write is committed (dropped earlier, a read on another connection could remember the state before it),
  * here and on every other instance of the service.
  */
+/** Whether a write's relation field names any document to connect or set (the Content Manager sends `{ connect: [], disconnect: [] }` for none). */
+function connectsAny(relation: unknown): boolean {
+  if (relation === undefined || relation === null) return false;
+  if (Array.isArray(relation)) return relation.length > 0;
+  if (typeof relation !== 'object') return true;
+  const { connect, set } = relation as { connect?: unknown; set?: unknown };
+  return connectsAny(connect) || connectsAny(set);
+}
+
 export const dropCachedReads =
   (strapi: Core.Strapi): DocumentMiddleware =>
   async (context, next) => {
@@ -15,9 +24,11 @@ export const dropCachedReads =
     if (write === null || !isArticleOrCategory(write.uid)) return next();
     const result = await next();
     // An article's write changes its own page, the published set and related articles by its tags
-    // and category; a category's (its name, its slug) shows in every article of it: everything.
+    // and category; a category's (its name, its slug) shows in every article of it: everything,
+    // unless it is new and no article is put in it (the category list only).
     const documentId = write.uid === ARTICLE_UID ? writtenDocumentId(write, result) : null;
-    if (documentId === null) await getService(strapi, 'read-freshness').written('everything');
+    if (write.uid === CATEGORY_UID && write.action === 'create' && !connectsAny(write.params.data?.articles)) await getService(strapi, 'read-freshness').written('published');
+    else if (documentId === null) await getService(strapi, 'read-freshness').written('everything');
     else await getService(strapi, 'read-freshness').articleWritten(documentId);
     return result;
   };

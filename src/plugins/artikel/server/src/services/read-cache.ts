@@ -131,6 +131,10 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
         entries?.clear();
         return;
       }
+      if (written === 'published') {
+        dropScopes([PUBLISHED]);
+        return;
+      }
       dropScopes([
         PUBLISHED,
         documentScope(written.documentId),
