@@ -7,7 +7,7 @@
 // (RSS, and its peak since start, from /proc) is read after each step; afterwards sampled answers
 // are compared with the database: the cache must have given up entries, not correctness.
 //
-//   node bench/memory.js [--articles 100000] [--searches 100000] [--slugs 20000] [--cache-mb 64] [--mmap-mb 256] [--skip-build]
+//   node bench/memory.js [--articles 100000] [--searches 100000] [--slugs 20000] [--cache-mb 24] [--mmap-mb 0] [--skip-build]
 //
 // --mmap-mb sets DATABASE_SQLITE_MMAP_MB: SQLite's memory map of the file counts in RSS (as
 // "mapped file") although the kernel can drop those pages at any time; 0 shows the process without it.
@@ -74,7 +74,7 @@ async function checkAnswers(baseUrl, databaseFile, slugs, searches) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 64, mmapMb: 256, connections: 20, mixSeconds: 15, skipBuild: false }, { zeroAllowed: ['cacheMb', 'mmapMb'] });
+  const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 24, mmapMb: 0, connections: 20, mixSeconds: 15, skipBuild: false }, { zeroAllowed: ['cacheMb', 'mmapMb'] });
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');

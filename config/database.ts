@@ -71,11 +71,14 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
           connection.pragma('journal_mode = WAL');
           connection.pragma(`synchronous = ${env('DATABASE_SQLITE_SYNCHRONOUS', 'NORMAL')}`);
           connection.pragma('busy_timeout = 5000');
-          connection.pragma('cache_size = -32000');
+          // Each connection (the writer and the public reads' read-only one, see the artikel plugin's
+          // repositories/transactions.ts) keeps up to this many MB of the file's pages (default 16).
+          connection.pragma(`cache_size = ${-1024 * env.int('DATABASE_SQLITE_CACHE_MB', 16)}`);
           connection.pragma('temp_store = MEMORY');
-          // Read through a memory map of up to this size (default 256 MB): faster reads, but mapped
-          // pages count in the process's resident memory (RSS); 0 reads through SQLite's own cache.
-          connection.pragma(`mmap_size = ${env.int('DATABASE_SQLITE_MMAP_MB', 256) * 1024 * 1024}`);
+          // A memory map (DATABASE_SQLITE_MMAP_MB, off by default) reads faster, but every mapped page
+          // counts in the process's resident memory (RSS), once per connection: at 100,000 articles
+          // 256 MB took the process past 500 MB at start.
+          connection.pragma(`mmap_size = ${env.int('DATABASE_SQLITE_MMAP_MB', 0) * 1024 * 1024}`);
           keepPreparedStatements(connection);
           done(undefined, connection);
         },

@@ -31,9 +31,10 @@ const DEFAULT_CACHE_STALE_SECONDS = 300;
 // The sitemap protocol's limit of URLs per file.
 const SITEMAP_PROTOCOL_URLS = 50_000;
 // Every list page, feed and sitemap file of a large site and thousands of article pages. The budget
-// counts JSON bytes; the process grows by more (object overhead, GC slack): at 100,000 articles
-// bench/memory.js measured a peak RSS of 476 MB with 64 and 401 MB with 32.
-const DEFAULT_READ_CACHE_MB = 64;
+// counts JSON bytes; the process grows by more (Strapi itself, SQLite's page caches, GC slack): at
+// 100,000 articles bench/memory.js measured a peak RSS of 476 MB with 64 and 401 MB with 32, so the
+// default keeps the process under 400 MB under any flood of distinct reads.
+const DEFAULT_READ_CACHE_MB = 24;
 const MEBIBYTE = 1024 * 1024;
 // A process crash loses at most this much of the views on SQLite; one write a second costs nothing a reader waits for.
 const DEFAULT_VIEW_WRITE_MS = 1000;
