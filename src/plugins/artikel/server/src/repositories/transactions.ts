@@ -33,8 +33,13 @@ const current = new AsyncLocalStorage<Transaction>();
  * A callback that outlives its transaction (a timer set inside it) gets the pool.
  */
 export function database(strapi: Core.Strapi): Knex {
+  return openTransaction() ?? strapi.db.connection;
+}
+
+/** The transaction of inTransaction this code runs in, unless it has ended (a timer set inside it). */
+function openTransaction(): Transaction | undefined {
   const trx = current.getStore();
-  return trx !== undefined && !trx.isCompleted() ? trx : strapi.db.connection;
+  return trx !== undefined && !trx.isCompleted() ? trx : undefined;
 }
 
 // The read-only connection of each Strapi instance (one in the app; several in the tests' restarts).
@@ -57,8 +62,7 @@ function openReader(strapi: Core.Strapi): Knex {
  * its own writes); on PostgreSQL, the pool.
  */
 export function readDatabase(strapi: Core.Strapi): Knex {
-  const trx = current.getStore();
-  if (!isSqlite(strapi) || strapi.db.inTransaction() || (trx !== undefined && !trx.isCompleted())) return database(strapi);
+  if (!isSqlite(strapi) || strapi.db.inTransaction() || openTransaction() !== undefined) return database(strapi);
   let reader = readers.get(strapi);
   if (reader === undefined) {
     reader = openReader(strapi);

@@ -32,7 +32,8 @@ interface UnwrittenViews {
  */
 const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
   const onlyCounter = isSqlite(strapi);
-  const writeAfterMs = onlyCounter ? (strapi.plugin(PLUGIN_ID).config('viewWriteMs') as number) : 0;
+  // Set to 0 by stop(): a view counted while the app stops is written at once, not scheduled.
+  let writeAfterMs = onlyCounter ? (strapi.plugin(PLUGIN_ID).config('viewWriteMs') as number) : 0;
   const remembered = new LRUCache<string, number>({ max: REMEMBERED_COUNTS });
   // Counts with views not yet written; never evicted, emptied by each write.
   const unwritten = new Map<string, UnwrittenViews>();
@@ -79,15 +80,30 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
     writeTimer.unref();
   };
 
+  /** The current count of each of these documents (0 for one never read); those not known are read from the table and remembered. */
+  const viewsOf = async (documentIds: string[]): Promise<Map<string, number>> => {
+    const counts = new Map<string, number>();
+    const unknown: string[] = [];
+    for (const documentId of documentIds) {
+      const views = knownViews(documentId);
+      if (views === undefined) unknown.push(documentId);
+      else counts.set(documentId, views);
+    }
+    if (unknown.length === 0) return counts;
+    const startedUnder = generation;
+    const found = await stored.countsOf(unknown);
+    for (const documentId of unknown) {
+      const views = Math.max(found.get(documentId) ?? 0, knownViews(documentId) ?? 0);
+      if (startedUnder === generation) remember(documentId, views);
+      counts.set(documentId, views);
+    }
+    return counts;
+  };
+
   /** Adds a view to the count in memory (loaded from the table when not known) and schedules its write. */
   const countInMemory = async (documentId: string): Promise<number> => {
-    while (knownViews(documentId) === undefined) {
-      const startedUnder = generation;
-      const fromTable = (await stored.countsOf([documentId])).get(documentId) ?? 0;
-      // Another read may have loaded, counted or written it meanwhile: what is remembered is newer.
-      // A count dropped meanwhile (a data transfer) is read again.
-      if (startedUnder === generation && knownViews(documentId) === undefined) remember(documentId, fromTable);
-    }
+    // A count dropped while it was read (a data transfer) is read again.
+    while (knownViews(documentId) === undefined) await viewsOf([documentId]);
     const counted = unwritten.get(documentId) ?? { views: knownViews(documentId) ?? 0, unwritten: 0 };
     counted.views += 1;
     counted.unwritten += 1;
@@ -110,24 +126,7 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** The current count of each of these documents (0 for one never read). */
-    async viewsOf(documentIds: string[]): Promise<Map<string, number>> {
-      const counts = new Map<string, number>();
-      const unknown: string[] = [];
-      for (const documentId of documentIds) {
-        const views = knownViews(documentId);
-        if (views === undefined) unknown.push(documentId);
-        else counts.set(documentId, views);
-      }
-      if (unknown.length === 0) return counts;
-      const startedUnder = generation;
-      const found = await stored.countsOf(unknown);
-      for (const documentId of unknown) {
-        const views = Math.max(found.get(documentId) ?? 0, knownViews(documentId) ?? 0);
-        if (startedUnder === generation) remember(documentId, views);
-        counts.set(documentId, views);
-      }
-      return counts;
-    },
+    viewsOf,
 
     /** Drops a deleted article's count, in the delete's transaction; the remembered one once it commits. */
     async forget(documentId: string): Promise<void> {
@@ -153,6 +152,7 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Writes the views not yet written (when the app stops). */
     async stop(): Promise<void> {
+      writeAfterMs = 0;
       if (writeTimer !== null) clearTimeout(writeTimer);
       writing = writing.then(writeUnwritten);
       await writing;
