@@ -103,6 +103,23 @@ describe('a read cache of 1 MiB', () => {
     await app.strapi.documents(ARTICLE_UID).publish({ documentId });
     expect((await app.api().get('/api/artikel/kept-page').expect(200)).body.data.title).toBe('Kept page, edited');
   });
+
+  it('keeps an article\'s page and the lists remembered while a draft of it is saved, and shows the edit once it is published', async () => {
+    const documentId = await createArticle(app.strapi, { title: 'Thyme in pots', slug: 'thyme-in-pots', tags: 'Thyme' });
+    const titlesOfTag = async () => (await app.api().get('/api/artikel?tag=Thyme').expect(200)).body.data.map((article: { title: string }) => article.title);
+    expect((await app.api().get('/api/artikel/thyme-in-pots').expect(200)).body.data.title).toBe('Thyme in pots');
+    expect(await titlesOfTag()).toEqual(['Thyme in pots']);
+    await renameInTable(app, 'thyme-in-pots', 'Renamed in the table');
+
+    // A draft's save leaves the published version as it was: nothing public is computed again.
+    await app.strapi.documents(ARTICLE_UID).update({ documentId, data: { title: 'Thyme in clay pots' } });
+    expect((await app.api().get('/api/artikel/thyme-in-pots').expect(200)).body.data.title).toBe('Thyme in pots');
+    expect(await titlesOfTag()).toEqual(['Thyme in pots']);
+
+    await app.strapi.documents(ARTICLE_UID).publish({ documentId });
+    expect((await app.api().get('/api/artikel/thyme-in-pots').expect(200)).body.data.title).toBe('Thyme in clay pots');
+    expect(await titlesOfTag()).toEqual(['Thyme in clay pots']);
+  });
 });
 
 describe('related articles after a write', () => {
@@ -127,19 +144,42 @@ describe('related articles after a write', () => {
   const relatedOf = async (slug: string) => (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.related as Array<{ slug: string; title: string }>;
   const post = (body: Record<string, string>) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
 
-  it('stay remembered when an article with none of their tags and another category is published, and are chosen again when one shares a tag', async () => {
-    expect((await relatedOf('moss-1')).map((article) => article.slug)).toEqual(['moss-5', 'moss-4', 'moss-3', 'moss-2']);
-    await renameInTable(app, 'moss-5', 'Renamed unannounced');
+  it('stay remembered when an article sharing none of their tags, or one ranking below all four, is published, and are chosen again when one ranks among them', async () => {
+    const moss = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'moss' } }))!.documentId;
+    for (let i = 1; i <= 5; i += 1) await createArticle(app.strapi, { title: `Lichen ${i}`, slug: `lichen-${i}`, category: moss, tags: 'Lichen' });
+    expect((await relatedOf('lichen-1')).map((article) => article.slug)).toEqual(['lichen-5', 'lichen-4', 'lichen-3', 'lichen-2']);
+    await renameInTable(app, 'lichen-5', 'Renamed unannounced');
 
     await post({ title: 'Boats at dusk', content: 'Masts.', category: 'Harbour', tags: 'Boats' });
     // Not chosen again: the unannounced title is not seen.
-    expect((await relatedOf('moss-1'))[0].title).toBe('Moss 5');
+    expect((await relatedOf('lichen-1'))[0].title).toBe('Lichen 5');
 
-    await post({ title: 'Green ferns', content: 'Fronds.', category: 'Harbour', tags: 'Green' });
-    // Chosen again from the table (the same four: same tag and same category rank first).
-    const again = await relatedOf('moss-1');
-    expect(again.map((article) => article.slug)).toEqual(['moss-5', 'moss-4', 'moss-3', 'moss-2']);
-    expect(again[0].title).toBe('Renamed unannounced');
+    // Shares the tag, but the four chosen share it too and are of lichen-1's category: it cannot rank among them.
+    await post({ title: 'Lichen on the pier', content: 'Salt.', category: 'Harbour', tags: 'Lichen' });
+    expect((await relatedOf('lichen-1'))[0].title).toBe('Lichen 5');
+
+    // Shares the tag and the category, and is newest: it ranks first, and the list is chosen again from the table.
+    const { body } = await post({ title: 'Lichen in rain', content: 'Drops.', category: 'Moss', tags: 'Lichen' });
+    const again = await relatedOf('lichen-1');
+    expect(again.map((article) => article.slug)).toEqual([body.data.slug, 'lichen-5', 'lichen-4', 'lichen-3']);
+    expect(again[1].title).toBe('Renamed unannounced');
+  });
+
+  it('are chosen again when a new article pushes one of them out of the newest 50 of each tag they share', async () => {
+    const harbour = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'harbour' } }))!.documentId;
+    const moss = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'moss' } }))!.documentId;
+    await createArticle(app.strapi, { title: 'Pine and cone', slug: 'pine-and-cone', category: harbour, tags: 'Pine, Cone' });
+    for (let i = 1; i <= 4; i += 1) await createArticle(app.strapi, { title: `Pine and cone ${i}`, slug: `pine-and-cone-${i}`, category: harbour, tags: 'Pine, Cone' });
+    // Newer articles with one of the two tags each: the four sharing both are the last of each tag's newest 50 (the article itself never counts).
+    for (let i = 1; i <= 46; i += 1) await createArticle(app.strapi, { title: `Pine only ${i}`, slug: `pine-only-${i}`, category: moss, tags: 'Pine' });
+    for (let i = 1; i <= 46; i += 1) await createArticle(app.strapi, { title: `Cone only ${i}`, slug: `cone-only-${i}`, category: moss, tags: 'Cone' });
+    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual(['pine-and-cone-4', 'pine-and-cone-3', 'pine-and-cone-2', 'pine-and-cone-1']);
+
+    // Each new article shares one tag, ranking below the four; together they push the oldest of the four out of both tags' newest 50.
+    await post({ title: 'Pine in snow', content: 'Needles.', category: 'Moss', tags: 'Pine' });
+    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual(['pine-and-cone-4', 'pine-and-cone-3', 'pine-and-cone-2', 'pine-and-cone-1']);
+    const { body } = await post({ title: 'Cone in snow', content: 'Scales.', category: 'Moss', tags: 'Cone' });
+    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual(['pine-and-cone-4', 'pine-and-cone-3', 'pine-and-cone-2', body.data.slug]);
   });
 
   it('stay remembered when an article of their category but none of their tags is published, while a list filled from the category is chosen again', async () => {

@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, RELATED_CANDIDATES_PER_TAG, TABLES } from '../constants';
-import { type ArticleDetailRecord, type ArticleRecord, toIsoString } from '../utils/article-records';
+import { type ArticleDetailRecord, type ArticleRecord, toEpochMs, toIsoString } from '../utils/article-records';
+import type { RelatedRank } from '../utils/related-ranking';
+import type { ArticlePlace } from '../utils/written-scope';
 import type { MediaRecord } from '../utils/photos';
 import { parseTags, tagKey } from '../utils/tags';
 import { isSqlite } from '../utils/database-dialect';
@@ -23,6 +25,13 @@ export interface SitemapRecord {
   coverImageUrl: string | null;
   coverMediaUrl: string | null;
   galleryUrls: string[];
+}
+
+/** A published article's row, where it stands among the published, and its times. */
+export interface PublishedVersion extends ArticlePlace {
+  rowId: number;
+  publishedAt: number;
+  createdAt: number;
 }
 
 /** No narrowing: every published article. */
@@ -250,15 +259,24 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       return selected === null ? [] : records(newestFirst(selected.query).limit(limit).offset(offset));
     },
 
-    /** The tag keys and category of a document's published version (none when it is not published). */
-    async tagsAndCategoryOf(documentId: string): Promise<{ tagKeys: string[]; categoryId: number | null }> {
+    /**
+     * A document's published version: its row (the Document Service replaces it on every publish),
+     * where it stands, and when it was published; null when it is not published.
+     */
+    async publishedVersionOf(documentId: string): Promise<PublishedVersion | null> {
       const row = (await publishedRows()
         .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
         .where('a.document_id', documentId)
-        .select('a.tags', 'l.category_id')
-        .first()) as { tags: string | null; category_id: number | string | null } | undefined;
-      if (row === undefined) return { tagKeys: [], categoryId: null };
-      return { tagKeys: parseTags(row.tags).map(tagKey), categoryId: row.category_id === null ? null : Number(row.category_id) };
+        .select('a.id', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at')
+        .first()) as { id: number | string; tags: string | null; category_id: number | string | null; published_at: unknown; created_at: unknown } | undefined;
+      if (row === undefined) return null;
+      return {
+        rowId: Number(row.id),
+        tagKeys: parseTags(row.tags).map(tagKey),
+        categoryId: row.category_id === null ? null : Number(row.category_id),
+        publishedAt: toEpochMs(row.published_at) ?? 0,
+        createdAt: toEpochMs(row.created_at) ?? 0,
+      };
     },
 
     /** The published article with this slug, as its page shows it, and its category's id (for related articles); null if there is none. */
@@ -286,11 +304,11 @@ export const publishedArticles = (strapi: Core.Strapi) => {
 
     /**
      * Up to `limit` documents sharing the most of these tag keys with an article, ranked by shared
-     * tags, then its category first, then newest; never the article itself. Only the newest
-     * RELATED_CANDIDATES_PER_TAG articles of each tag are candidates, so the cost does not grow
-     * with the archive.
+     * tags, then its category first, then newest; never the article itself; each with its rank.
+     * Only the newest RELATED_CANDIDATES_PER_TAG articles of each tag are candidates, so the cost
+     * does not grow with the archive.
      */
-    async sharingTags(article: { documentId: string; tagKeys: string[]; categoryId: number | null }, limit: number): Promise<string[]> {
+    async sharingTags(article: { documentId: string; tagKeys: string[]; categoryId: number | null }, limit: number): Promise<Array<{ documentId: string; rank: RelatedRank }>> {
       if (article.tagKeys.length === 0) return [];
       // A UNION of per-tag LIMITs has no query-builder form; PostgreSQL needs an alias on every subquery in FROM.
       const candidates = article.tagKeys
@@ -301,28 +319,51 @@ export const publishedArticles = (strapi: Core.Strapi) => {
         article.categoryId === null ? 'CASE WHEN 1 = 0 THEN 1 ELSE 0 END' : 'CASE WHEN l.category_id = ? THEN 1 ELSE 0 END',
         article.categoryId === null ? [] : [article.categoryId],
       );
-      return documentIdsOf(
-        await published()
-          .join(
-            knex()(TABLES.tags)
-              .select('document_id')
-              .count({ shared: '*' })
-              .whereIn('tag', article.tagKeys)
-              .whereRaw(`document_id IN (${candidates})`, article.tagKeys.flatMap((key) => [key, article.documentId]))
-              .groupBy('document_id')
-              .as('s'),
-            's.document_id',
-            'a.document_id',
-          )
-          .select('a.document_id')
-          .orderBy([{ column: 's.shared', order: 'desc' }])
-          .orderByRaw('? DESC', [sameCategory])
-          .orderBy([
-            { column: 'a.published_at', order: 'desc' },
-            { column: 'a.created_at', order: 'desc' },
-          ])
-          .limit(limit),
-      );
+      const rows = (await published()
+        .join(
+          knex()(TABLES.tags)
+            .select('document_id')
+            .count({ shared: '*' })
+            .whereIn('tag', article.tagKeys)
+            .whereRaw(`document_id IN (${candidates})`, article.tagKeys.flatMap((key) => [key, article.documentId]))
+            .groupBy('document_id')
+            .as('s'),
+          's.document_id',
+          'a.document_id',
+        )
+        .select('a.document_id', 's.shared', 'l.category_id', 'a.published_at', 'a.created_at')
+        .orderBy([{ column: 's.shared', order: 'desc' }])
+        .orderByRaw('? DESC', [sameCategory])
+        .orderBy([
+          { column: 'a.published_at', order: 'desc' },
+          { column: 'a.created_at', order: 'desc' },
+        ])
+        .limit(limit)) as Array<{ document_id: string; shared: number | string; category_id: number | string | null; published_at: unknown; created_at: unknown }>;
+      return rows.map((row) => ({
+        documentId: String(row.document_id),
+        rank: {
+          shared: Number(row.shared),
+          sameCategory: article.categoryId !== null && row.category_id !== null && Number(row.category_id) === article.categoryId,
+          publishedAt: toEpochMs(row.published_at) ?? 0,
+          createdAt: toEpochMs(row.created_at) ?? 0,
+        },
+      }));
+    },
+
+    /**
+     * The documents a newly published article of these tags can have pushed out of each tag's
+     * related candidates: those just past the newest RELATED_CANDIDATES_PER_TAG (one further, as
+     * an article is never its own candidate), with any published at the same moment (the
+     * candidates' order leaves those tied).
+     */
+    async pushedOutOfCandidates(tagKeys: string[]): Promise<string[]> {
+      const pushedOut = new Set<string>();
+      for (const key of tagKeys) {
+        const edge = knex()(TABLES.tags).select('published_at').where('tag', key).orderBy('published_at', 'desc').limit(2).offset(RELATED_CANDIDATES_PER_TAG);
+        const rows = (await knex()(TABLES.tags).select('document_id').where('tag', key).whereIn('published_at', edge)) as Array<{ document_id: string }>;
+        for (const row of rows) pushedOut.add(String(row.document_id));
+      }
+      return [...pushedOut];
     },
 
     /** The newest documents (of one category, when given) other than those excluded. */

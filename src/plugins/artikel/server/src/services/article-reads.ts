@@ -14,7 +14,8 @@ import {
 } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
-import { PUBLISHED, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
+import { PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope } from './read-cache';
+import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
@@ -101,16 +102,18 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /**
    * Ranked by shared tags, then same category, then newest; filled with the category's and then any
-   * newest; never the article itself. With what the choice depends on: the article itself, those
-   * chosen, its tags, its category only when the category's newest filled it, and the published set
-   * only when the newest of all did.
+   * newest; never the article itself. With what the choice depends on: the articles chosen, the
+   * article itself, which writes of other articles change the choice by tags (see
+   * tagChoiceChangedBy), its category only when the category's newest filled it, and the published
+   * set only when the newest of all did.
    */
-  const relatedTo = async (article: RelatedKey): Promise<{ related: ArticleSummary[]; scopes: ReadScope[] }> => {
+  const relatedTo = async (article: RelatedKey): Promise<{ related: ArticleSummary[]; dependencies: ReadDependencies }> => {
     const tagKeys = parseTags(article.tags).map(tagKey);
-    const scopes: ReadScope[] = [documentScope(article.documentId), ...tagKeys.map(tagScope)];
-    const chosen = await articles.sharingTags({ documentId: article.documentId, tagKeys, categoryId: article.categoryId }, RELATED_COUNT);
-    // The category only orders articles that share a tag (a write of one changes its tag's scope);
-    // it chooses by itself only when too few share one.
+    const byTags = await articles.sharingTags({ documentId: article.documentId, tagKeys, categoryId: article.categoryId }, RELATED_COUNT);
+    const chosen = byTags.map((candidate) => candidate.documentId);
+    const choice: TagChoice = { tagKeys, categoryId: article.categoryId, chosen: [...chosen], lastRank: chosen.length === RELATED_COUNT ? byTags[RELATED_COUNT - 1].rank : null };
+    const scopes: ReadScope[] = [documentScope(article.documentId)];
+    // The category only orders articles that share a tag; it chooses by itself only when too few share one.
     if (article.categoryId !== null && chosen.length < RELATED_COUNT) {
       scopes.push(categoryScope(article.categoryId));
       chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], article.categoryId, RELATED_COUNT - chosen.length)));
@@ -119,7 +122,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       scopes.push(PUBLISHED);
       chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], null, RELATED_COUNT - chosen.length)));
     }
-    return { related: summariesOf(await articles.byDocumentIds(chosen)), scopes: [...scopes, ...chosen.map(documentScope)] };
+    return {
+      related: summariesOf(await articles.byDocumentIds(chosen)),
+      dependencies: { scopes: [...scopes, ...chosen.map(documentScope)], changedBy: (write) => tagChoiceChangedBy(choice, write) },
+    };
   };
 
   const detailRecordOf = (document: ArticleDocument, viewCount: number): ArticleDetailRecord => ({
@@ -207,7 +213,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       const id = page.article.id;
       const [viewCount, related] = await Promise.all([
         countView ? views().countView(id) : views().currentViews(id),
-        cache().remember(`related:${id}`, () => relatedTo(page.relatedKey), (chosen) => chosen.scopes),
+        cache().remember(`related:${id}`, () => relatedTo(page.relatedKey), (chosen) => chosen.dependencies),
       ]);
       return { ...page.article, views: viewCount, related: await withCurrentViews(related.related) };
     },

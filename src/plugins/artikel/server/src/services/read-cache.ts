@@ -1,26 +1,38 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import { PLUGIN_ID } from '../constants';
-import type { WrittenScope } from '../utils/written-scope';
+import type { ArticleWrite, WrittenScope } from '../utils/written-scope';
 
 /**
  * What a remembered read depends on. `published`: which articles are published and what their
  * summaries show (lists, latest, categories, feeds, sitemaps, "no such slug").
  * `document:<documentId>`: one article, as its own page or a summary among related articles.
- * `tag:<key>` and `category:<id>`: the articles with that tag or in that category, among which
- * related articles are chosen.
+ * `category:<id>`: the articles in that category (its newest fill related articles).
  */
-export type ReadScope = 'published' | `document:${string}` | `tag:${string}` | `category:${number}`;
+export type ReadScope = 'published' | `document:${string}` | `category:${number}`;
 
 export const PUBLISHED: ReadScope = 'published';
 export const documentScope = (documentId: string): ReadScope => `document:${documentId}`;
-export const tagScope = (tagKey: string): ReadScope => `tag:${tagKey}`;
 export const categoryScope = (categoryId: number): ReadScope => `category:${categoryId}`;
 
+/**
+ * A read's scopes, and for a read that a write of any article may or may not change (related
+ * articles, chosen by ranking), the test of whether an article's write changed it.
+ */
+export type ReadDependencies = readonly ReadScope[] | { scopes: readonly ReadScope[]; changedBy: (write: ArticleWrite) => boolean };
 
 interface Entry {
   value: unknown;
   scopes: readonly ReadScope[];
+  changedBy?: (write: ArticleWrite) => boolean;
+}
+
+const normalized = (dependencies: ReadDependencies): Omit<Entry, 'value'> => ('scopes' in dependencies ? dependencies : { scopes: dependencies });
+
+/** The scopes an article's write drops: the published set, the article, and its category before and after. */
+function scopesOf(write: ArticleWrite): ReadScope[] {
+  const categoryIds = new Set([write.categoryId, write.previous.categoryId].filter((id): id is number => id !== null));
+  return [PUBLISHED, documentScope(write.documentId), ...[...categoryIds].map(categoryScope)];
 }
 
 // Keys, scopes and the entry's bookkeeping, beside the value's own bytes.
@@ -40,9 +52,9 @@ function entryBytes(key: string, value: unknown): number {
  *
  * A write drops only what it can change, once it has committed (see read-freshness.ts): an
  * article's write drops its own page, everything depending on the published set, and the related
- * articles of those sharing a tag or the category with it; not other articles' pages. A read that
- * began before a drop of one of its scopes may finish after it, holding the old data: it is
- * answered but not remembered. While this instance cannot hear about other instances' writes it
+ * articles it can enter or leave (their own test, see utils/related-ranking.ts); not other
+ * articles' pages. A read that began before a write it depends on may finish after it, holding the
+ * old data: it is answered but not remembered. While this instance cannot hear about other instances' writes it
  * remembers nothing.
  */
 const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
@@ -55,6 +67,8 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
   let clock = 0;
   let everythingDroppedAt = 0;
   const droppedAt = new Map<ReadScope, number>();
+  // Article writes since the oldest read under way began, for the reads that test writes themselves.
+  let articleWrites: Array<{ at: number; write: ArticleWrite }> = [];
   // Start times of the reads being computed, so drop times no read can be older than are forgotten.
   const inFlight = new Map<number, number>();
   // The computation under way for each key: concurrent misses of one key (every reader right after a
@@ -72,12 +86,15 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
     if (left === 0) inFlight.delete(startedAt);
     else inFlight.set(startedAt, left);
   };
-  const droppedSince = (startedAt: number, scopes: readonly ReadScope[]): boolean =>
-    everythingDroppedAt > startedAt || scopes.some((scope) => (droppedAt.get(scope) ?? 0) > startedAt);
+  const changedSince = (startedAt: number, { scopes, changedBy }: Omit<Entry, 'value'>): boolean =>
+    everythingDroppedAt > startedAt ||
+    scopes.some((scope) => (droppedAt.get(scope) ?? 0) > startedAt) ||
+    (changedBy !== undefined && articleWrites.some(({ at, write }) => at > startedAt && changedBy(write)));
 
   const forgetOldDrops = (): void => {
     const oldestRead = inFlight.size === 0 ? clock : Math.min(...inFlight.keys());
     for (const [scope, at] of droppedAt) if (at <= oldestRead) droppedAt.delete(scope);
+    articleWrites = articleWrites.filter(({ at }) => at > oldestRead);
   };
 
   /** Every drop: the clock ticks, and computations begun before it are no longer shared. */
@@ -87,22 +104,26 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
     return clock;
   };
 
-  const dropScopes = (scopes: readonly ReadScope[]): void => {
+  /** Drops the entries of these scopes, and those an article's write changed by their own test. */
+  const drop = (scopes: readonly ReadScope[], write: ArticleWrite | null): void => {
     const now = tick();
     for (const scope of scopes) droppedAt.set(scope, now);
+    if (write !== null) articleWrites.push({ at: now, write });
     if (entries !== null) {
       const dropped = new Set(scopes);
-      for (const [key, entry] of entries.entries()) if (entry.scopes.some((scope) => dropped.has(scope))) entries.delete(key);
+      for (const [key, entry] of entries.entries()) {
+        if (entry.scopes.some((scope) => dropped.has(scope)) || (write !== null && entry.changedBy?.(write) === true)) entries.delete(key);
+      }
     }
     forgetOldDrops();
   };
 
   return {
     /**
-     * The remembered value of `key`, or `compute()`'s, remembered under the scopes `scopesOf`
-     * gives for it (by default the published set).
+     * The remembered value of `key`, or `compute()`'s, remembered with what `dependenciesOf` says
+     * it depends on (by default the published set).
      */
-    async remember<T>(key: string, compute: () => Promise<T>, scopesOf: (value: T) => readonly ReadScope[] = () => [PUBLISHED]): Promise<T> {
+    async remember<T>(key: string, compute: () => Promise<T>, dependenciesOf: (value: T) => ReadDependencies = () => [PUBLISHED]): Promise<T> {
       if (entries === null || !trusted) return compute();
       const hit = entries.get(key);
       if (hit !== undefined) return hit.value as T;
@@ -111,8 +132,8 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
       const startedAt = begin();
       const computation: Promise<T> = compute()
         .then((value) => {
-          const scopes = scopesOf(value);
-          if (trusted && !droppedSince(startedAt, scopes)) entries.set(key, { value, scopes });
+          const dependencies = normalized(dependenciesOf(value));
+          if (trusted && !changedSince(startedAt, dependencies)) entries.set(key, { value, ...dependencies });
           return value;
         })
         .finally(() => {
@@ -128,19 +149,12 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
       if (written === 'everything') {
         everythingDroppedAt = tick();
         droppedAt.clear();
+        articleWrites = [];
         entries?.clear();
         return;
       }
-      if (written === 'published') {
-        dropScopes([PUBLISHED]);
-        return;
-      }
-      dropScopes([
-        PUBLISHED,
-        documentScope(written.documentId),
-        ...written.tagKeys.map(tagScope),
-        ...(written.categoryId === null ? [] : [categoryScope(written.categoryId)]),
-      ]);
+      if (written === 'published') drop([PUBLISHED], null);
+      else drop(scopesOf(written), written);
     },
 
     /** Stops remembering (and forgets) until trust() is called. */

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { publishedArticles } from '../repositories/articles';
+import { type PublishedVersion, publishedArticles } from '../repositories/articles';
 import { afterCommit } from '../repositories/transactions';
 import { writeNotices } from '../repositories/write-notices';
 import { getService } from '../utils/get-service';
@@ -15,10 +15,28 @@ const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
   const cache = () => getService(strapi, 'read-cache');
 
   return {
-    /** Called inside or after an article's write (in its transaction): drops what its published version can have changed. */
-    async articleWritten(documentId: string): Promise<void> {
-      const { tagKeys, categoryId } = await publishedArticles(strapi).tagsAndCategoryOf(documentId);
-      await this.written({ documentId, tagKeys, categoryId });
+    /** An article's published version (null when it has none): read before its write, for articleWritten. */
+    async publishedVersionOf(documentId: string): Promise<PublishedVersion | null> {
+      return publishedArticles(strapi).publishedVersionOf(documentId);
+    },
+
+    /**
+     * Called inside an article's write, after it (in its transaction), with the article's published
+     * version before it: drops what the write can have changed; nothing when it left the published
+     * version as it was (a draft's save).
+     */
+    async articleWritten(documentId: string, before: PublishedVersion | null): Promise<void> {
+      const articles = publishedArticles(strapi);
+      const after = await articles.publishedVersionOf(documentId);
+      if (after?.rowId === before?.rowId) return;
+      await this.written({
+        documentId,
+        tagKeys: after?.tagKeys ?? [],
+        categoryId: after?.categoryId ?? null,
+        previous: { tagKeys: before?.tagKeys ?? [], categoryId: before?.categoryId ?? null },
+        published: after === null ? null : { at: after.publishedAt, createdAt: after.createdAt },
+        pushedOut: after === null ? [] : await articles.pushedOutOfCandidates(after.tagKeys),
+      });
     },
 
     /** Called inside or after every write that public reads can show, with what it wrote. */
