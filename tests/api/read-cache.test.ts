@@ -196,6 +196,51 @@ describe('related articles after a write', () => {
   });
 });
 
+describe('filtered lists after a write', () => {
+  let app: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    app = await startWithCacheMebibytes('64');
+    token = await createApiToken(app.strapi, 'full-access');
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  const titlesOf = async (query: string) => (await app.api().get(`/api/artikel?${query}`).expect(200)).body.data.map((article: { title: string }) => article.title);
+
+  it('stay remembered when an article outside their category or tag is published, and follow an article moved out of their category at once', async () => {
+    const fjord = await createCategory(app.strapi, 'Fjord', 'fjord');
+    const glacier = await createCategory(app.strapi, 'Glacier', 'glacier');
+    const fjordArticle = await createArticle(app.strapi, { title: 'Fjord at dawn', slug: 'fjord-at-dawn', category: fjord, tags: 'Ice' });
+    await createArticle(app.strapi, { title: 'Glacier tongue', slug: 'glacier-tongue', category: glacier, tags: 'Snow' });
+    expect(await titlesOf('kategori=fjord')).toEqual(['Fjord at dawn']);
+    expect(await titlesOf('kategori=Fjord&tag=Ice')).toEqual(['Fjord at dawn']);
+    expect(await titlesOf('tag=Snow')).toEqual(['Glacier tongue']);
+    await renameInTable(app, 'fjord-at-dawn', 'Renamed unannounced');
+    await renameInTable(app, 'glacier-tongue', 'Renamed unannounced too');
+
+    // In the glacier category, with the tag Ice: the fjord's lists and the Snow list cannot change.
+    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Ice on the glacier', content: 'Blue.', category: 'Glacier', tags: 'Ice' }).expect(201);
+    expect(await titlesOf('kategori=fjord')).toEqual(['Fjord at dawn']);
+    expect(await titlesOf('kategori=Fjord&tag=Ice')).toEqual(['Fjord at dawn']);
+    expect(await titlesOf('tag=Snow')).toEqual(['Glacier tongue']);
+    // The lists it entered are computed again.
+    expect(await titlesOf('tag=Ice')).toEqual(['Ice on the glacier', 'Renamed unannounced']);
+    expect(await titlesOf('kategori=glacier')).toEqual(['Ice on the glacier', 'Renamed unannounced too']);
+
+    // Moved to the glacier: gone from the fjord's list at once.
+    await app.strapi.documents(ARTICLE_UID).update({ documentId: fjordArticle, data: { category: glacier } });
+    await app.strapi.documents(ARTICLE_UID).publish({ documentId: fjordArticle });
+    expect(await titlesOf('kategori=fjord')).toEqual([]);
+    expect(await titlesOf('kategori=Fjord&tag=Ice')).toEqual([]);
+    // Published from its draft, which the table change did not touch.
+    expect(await titlesOf('kategori=glacier')).toEqual(['Fjord at dawn', 'Ice on the glacier', 'Renamed unannounced too']);
+  });
+});
+
 describe('a new category', () => {
   let app: TestApp;
 

@@ -246,6 +246,8 @@ export const publishedArticles = (strapi: Core.Strapi) => {
   };
 
   return {
+    categoryIdsNamed,
+
     async count(filters: ArticleFilters): Promise<number> {
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return 0;

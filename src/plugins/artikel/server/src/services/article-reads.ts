@@ -14,7 +14,7 @@ import {
 } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
-import { PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope } from './read-cache';
+import { PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
@@ -161,6 +161,19 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const cache = () => getService(strapi, 'read-cache');
 
+  /**
+   * What a list depends on: with a category filter, only the articles in the categories it names
+   * (whatever else it is narrowed by); else with a tag filter, the articles with the tag; else the
+   * whole published set. A name no category has yet waits for a new category (the published set).
+   */
+  const listDependencies = async (filters: ArticleFilters): Promise<ReadScope[]> => {
+    if (filters.category !== null) {
+      const categoryIds = await articles.categoryIdsNamed(filters.category);
+      return categoryIds.length === 0 ? [PUBLISHED] : categoryIds.map(categoryScope);
+    }
+    return filters.tagKey === null ? [PUBLISHED] : [tagScope(filters.tagKey)];
+  };
+
   /** Summaries with their current view counts laid over the remembered ones. */
   const withCurrentViews = async (summaries: ArticleSummary[]): Promise<ArticleSummary[]> => {
     if (summaries.length === 0) return summaries;
@@ -170,16 +183,20 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async list(query: ListQuery): Promise<ArticleList> {
-      const page = await cache().remember(`list:${JSON.stringify(query)}`, async (): Promise<ArticleList> => {
-        const filters = filtersOf(query);
-        const total = await articles.count(filters);
-        const offset = (query.page - 1) * query.limit;
-        const data = offset >= total ? [] : summariesOf(await articles.newest(filters, query.limit, offset));
-        return {
-          data,
-          meta: { pagination: { page: query.page, limit: query.limit, total, page_count: Math.ceil(total / query.limit) } },
-        };
-      });
+      const { page } = await cache().remember(
+        `list:${JSON.stringify(query)}`,
+        async (): Promise<{ page: ArticleList; dependencies: ReadScope[] }> => {
+          const filters = filtersOf(query);
+          const total = await articles.count(filters);
+          const offset = (query.page - 1) * query.limit;
+          const data = offset >= total ? [] : summariesOf(await articles.newest(filters, query.limit, offset));
+          return {
+            page: { data, meta: { pagination: { page: query.page, limit: query.limit, total, page_count: Math.ceil(total / query.limit) } } },
+            dependencies: await listDependencies(filters),
+          };
+        },
+        (computed) => computed.dependencies,
+      );
       return { data: await withCurrentViews(page.data), meta: page.meta };
     },
 

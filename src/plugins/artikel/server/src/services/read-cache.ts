@@ -7,13 +7,15 @@ import type { ArticleWrite, WrittenScope } from '../utils/written-scope';
  * What a remembered read depends on. `published`: which articles are published and what their
  * summaries show (lists, latest, categories, feeds, sitemaps, "no such slug").
  * `document:<documentId>`: one article, as its own page or a summary among related articles.
- * `category:<id>`: the articles in that category (its newest fill related articles).
+ * `category:<id>` and `tag:<key>`: the articles in that category or with that tag (the lists
+ * filtered by them; a category's newest fill related articles).
  */
-export type ReadScope = 'published' | `document:${string}` | `category:${number}`;
+export type ReadScope = 'published' | `document:${string}` | `category:${number}` | `tag:${string}`;
 
 export const PUBLISHED: ReadScope = 'published';
 export const documentScope = (documentId: string): ReadScope => `document:${documentId}`;
 export const categoryScope = (categoryId: number): ReadScope => `category:${categoryId}`;
+export const tagScope = (tagKey: string): ReadScope => `tag:${tagKey}`;
 
 /**
  * A read's scopes, and for a read that a write of any article may or may not change (related
@@ -29,10 +31,11 @@ interface Entry {
 
 const normalized = (dependencies: ReadDependencies): Omit<Entry, 'value'> => ('scopes' in dependencies ? dependencies : { scopes: dependencies });
 
-/** The scopes an article's write drops: the published set, the article, and its category before and after. */
+/** The scopes an article's write drops: the published set, the article, and its category and tags before and after. */
 function scopesOf(write: ArticleWrite): ReadScope[] {
   const categoryIds = new Set([write.categoryId, write.previous.categoryId].filter((id): id is number => id !== null));
-  return [PUBLISHED, documentScope(write.documentId), ...[...categoryIds].map(categoryScope)];
+  const tagKeys = new Set([...write.tagKeys, ...write.previous.tagKeys]);
+  return [PUBLISHED, documentScope(write.documentId), ...[...categoryIds].map(categoryScope), ...[...tagKeys].map(tagScope)];
 }
 
 // Keys, scopes and the entry's bookkeeping, beside the value's own bytes.
