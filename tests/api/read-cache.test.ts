@@ -241,6 +241,52 @@ describe('filtered lists after a write', () => {
   });
 });
 
+describe('searches after a write', () => {
+  let app: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    app = await startWithCacheMebibytes('64');
+    token = await createApiToken(app.strapi, 'full-access');
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  const titlesOf = async (query: string) => (await app.api().get(`/api/artikel?${query}`).expect(200)).body.data.map((article: { title: string }) => article.title);
+  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
+
+  it('stay remembered when an article they cannot find is published, and are computed again when one they find is written', async () => {
+    const heron = await createArticle(app.strapi, { title: 'Heron at the lake', slug: 'heron-at-the-lake', content: 'Grey wings.' });
+    expect(await titlesOf('q=heron')).toEqual(['Heron at the lake']);
+    expect(await titlesOf('q=wings')).toEqual(['Heron at the lake']);
+    await renameInTable(app, 'heron-at-the-lake', 'Renamed unannounced');
+
+    await post({ title: 'Boats at dusk', content: 'Masts and ropes.', category: 'Harbour' });
+    expect(await titlesOf('q=heron')).toEqual(['Heron at the lake']);
+
+    // An edit of the heron's page that drops "wings": the search for it changes, the one for "heron" changes too (the article is in it).
+    await app.strapi.documents(ARTICLE_UID).update({ documentId: heron, data: { content: 'Grey feathers.' } });
+    await app.strapi.documents(ARTICLE_UID).publish({ documentId: heron });
+    expect(await titlesOf('q=wings')).toEqual([]);
+    expect(await titlesOf('q=heron')).toEqual(['Heron at the lake']);
+    await renameInTable(app, 'heron-at-the-lake', 'Renamed unannounced again');
+
+    await post({ title: 'A heron in flight', content: 'Wide wings.', category: 'Harbour' });
+    expect(await titlesOf('q=heron')).toEqual(['A heron in flight', 'Renamed unannounced again']);
+  });
+
+  it('with a word outside ASCII are computed again after any article\'s write, as the database folds such letters its own way', async () => {
+    await createArticle(app.strapi, { title: 'Möwe am Deich', slug: 'moewe-am-deich', content: 'Salzwiesen.' });
+    expect(await titlesOf('q=möwe')).toEqual(['Möwe am Deich']);
+    await renameInTable(app, 'moewe-am-deich', 'Möwe, renamed unannounced');
+
+    await post({ title: 'Boats at dawn', content: 'Masts.', category: 'Harbour' });
+    expect(await titlesOf('q=möwe')).toEqual(['Möwe, renamed unannounced']);
+  });
+});
+
 describe('a new category', () => {
   let app: TestApp;
 

@@ -6,6 +6,7 @@ import type { ArticlePlace } from '../utils/written-scope';
 import type { MediaRecord } from '../utils/photos';
 import { parseTags, tagKey } from '../utils/tags';
 import { isSqlite } from '../utils/database-dialect';
+import { searchableText } from '../utils/search-words';
 import { searchIndex } from './search';
 import { readDatabase, type Knex, type RawSql } from './transactions';
 
@@ -27,11 +28,12 @@ export interface SitemapRecord {
   galleryUrls: string[];
 }
 
-/** A published article's row, where it stands among the published, and its times. */
+/** A published article's row, where it stands among the published, its times, and its text as searches find it (see searchableText). */
 export interface PublishedVersion extends ArticlePlace {
   rowId: number;
   publishedAt: number;
   createdAt: number;
+  searchableText: string;
 }
 
 /** No narrowing: every published article. */
@@ -269,8 +271,10 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       const row = (await publishedRows()
         .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
         .where('a.document_id', documentId)
-        .select('a.id', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at')
-        .first()) as { id: number | string; tags: string | null; category_id: number | string | null; published_at: unknown; created_at: unknown } | undefined;
+        .select('a.id', 'a.title', 'a.content', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at')
+        .first()) as
+        | { id: number | string; title: string | null; content: string | null; tags: string | null; category_id: number | string | null; published_at: unknown; created_at: unknown }
+        | undefined;
       if (row === undefined) return null;
       return {
         rowId: Number(row.id),
@@ -278,6 +282,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
         categoryId: row.category_id === null ? null : Number(row.category_id),
         publishedAt: toEpochMs(row.published_at) ?? 0,
         createdAt: toEpochMs(row.created_at) ?? 0,
+        searchableText: searchableText(row),
       };
     },
 

@@ -16,6 +16,7 @@ import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
 import { PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
+import { mayFind } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
@@ -163,15 +164,18 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /**
    * What a list depends on: with a category filter, only the articles in the categories it names
-   * (whatever else it is narrowed by); else with a tag filter, the articles with the tag; else the
-   * whole published set. A name no category has yet waits for a new category (the published set).
+   * (whatever else it is narrowed by); else with a tag filter, the articles with the tag; else with
+   * words, the articles a search for them may find before or after their write; else the whole
+   * published set. A name no category has yet waits for a new category (the published set).
    */
-  const listDependencies = async (filters: ArticleFilters): Promise<ReadScope[]> => {
+  const listDependencies = async (filters: ArticleFilters): Promise<ReadDependencies> => {
     if (filters.category !== null) {
       const categoryIds = await articles.categoryIdsNamed(filters.category);
       return categoryIds.length === 0 ? [PUBLISHED] : categoryIds.map(categoryScope);
     }
-    return filters.tagKey === null ? [PUBLISHED] : [tagScope(filters.tagKey)];
+    if (filters.tagKey !== null) return [tagScope(filters.tagKey)];
+    if (filters.words.length === 0) return [PUBLISHED];
+    return { scopes: [], changedBy: (write) => write.texts === undefined || write.texts.some((text) => mayFind(filters.words, text)) };
   };
 
   /** Summaries with their current view counts laid over the remembered ones. */
@@ -185,7 +189,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     async list(query: ListQuery): Promise<ArticleList> {
       const { page } = await cache().remember(
         `list:${JSON.stringify(query)}`,
-        async (): Promise<{ page: ArticleList; dependencies: ReadScope[] }> => {
+        async (): Promise<{ page: ArticleList; dependencies: ReadDependencies }> => {
           const filters = filtersOf(query);
           const total = await articles.count(filters);
           const offset = (query.page - 1) * query.limit;

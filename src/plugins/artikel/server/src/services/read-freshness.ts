@@ -36,6 +36,7 @@ const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
         previous: { tagKeys: before?.tagKeys ?? [], categoryId: before?.categoryId ?? null },
         published: after === null ? null : { at: after.publishedAt, createdAt: after.createdAt },
         pushedOut: after === null ? [] : await articles.pushedOutOfCandidates(after.tagKeys),
+        texts: [before, after].flatMap((version) => (version === null ? [] : [version.searchableText])),
       });
     },
 

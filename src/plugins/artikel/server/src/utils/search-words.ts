@@ -36,3 +36,30 @@ export function searchTerms(article: { title: string | null; content: string | n
   }
   return [...terms].sort();
 }
+
+// Stands for a character outside ASCII in a searchable text: how a database folds such a character's case is its own.
+const ANY_CHARACTER = '\u0000';
+
+/**
+ * An article's title, content and tags as a search may find them (see mayFind): ASCII lower-cased,
+ * every other character replaced by one that stands for any character.
+ */
+export function searchableText(article: { title: string | null; content: string | null; tags: string | null }): string {
+  return [article.title, article.content, article.tags].map((text) => (text ?? '').replace(/[^\x00-\x7f]/gu, ANY_CHARACTER).toLowerCase()).join('\n');
+}
+
+const escapedInClass = (character: string): string => character.replace(/[\\\]^-]/g, '\\$&');
+
+/**
+ * Whether a search for these words can find an article of this searchable text: each word occurs
+ * in it, in any ASCII case. Never false where a database finds it: a word holding anything but
+ * printable ASCII counts as found, and a character of the text outside ASCII matches any.
+ */
+export function mayFind(words: string[], text: string): boolean {
+  return words.every((word) => {
+    if (!/^[\x21-\x7e]+$/.test(word)) return true;
+    const lower = word.toLowerCase();
+    if (!text.includes(ANY_CHARACTER)) return text.includes(lower);
+    return new RegExp([...lower].map((character) => `[${escapedInClass(character)}${ANY_CHARACTER}]`).join('')).test(text);
+  });
+}

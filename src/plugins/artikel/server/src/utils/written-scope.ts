@@ -7,14 +7,17 @@ export interface ArticlePlace {
 /**
  * A committed write of one article: where its published version stands after the write and stood
  * before it, when it was published (null when it is not published after the write: the times that
- * order related articles), and the articles its arrival pushed out of a tag's related candidates
- * (see RELATED_CANDIDATES_PER_TAG).
+ * order related articles), the articles its arrival pushed out of a tag's related candidates (see
+ * RELATED_CANDIDATES_PER_TAG), and its searchable texts before and after (see searchableText),
+ * which only the instance that wrote it knows: a notice to others leaves them out (a PostgreSQL
+ * notice holds at most 8000 bytes), and without them every search counts as changed.
  */
 export interface ArticleWrite extends ArticlePlace {
   documentId: string;
   previous: ArticlePlace;
   published: { at: number; createdAt: number } | null;
   pushedOut: string[];
+  texts?: string[];
 }
 
 /**
@@ -28,7 +31,9 @@ export type WrittenScope = ArticleWrite | 'published' | 'everything';
 /** The scope as text, for other instances (a PostgreSQL notice's payload). */
 export function writtenScopeToText(scope: WrittenScope): string {
   if (scope === 'everything') return '*';
-  return scope === 'published' ? 'published' : JSON.stringify(scope);
+  if (scope === 'published') return 'published';
+  const { texts: _texts, ...sent } = scope;
+  return JSON.stringify(sent);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
