@@ -122,6 +122,18 @@ describe('POST /api/artikel slugs', () => {
     expect([first.body.data.slug, second.body.data.slug, third.body.data.slug]).toEqual(['same-title', 'same-title-2', 'same-title-3']);
   });
 
+  it('numbers a slug only after its own title, not after titles that merely begin like it', async () => {
+    await post({ title: 'Foggy', category: 'Weddings', content: 'x' }).expect(201);
+    await post({ title: 'Fog lights', category: 'Weddings', content: 'x' }).expect(201);
+    await post({ title: 'Fog 7', category: 'Weddings', content: 'x' }).expect(201);
+    const first = await post({ title: 'Fog', category: 'Weddings', content: 'x' }).expect(201);
+    const second = await post({ title: 'fog', category: 'Weddings', content: 'x' }).expect(201);
+    const third = await post({ title: 'FOG', category: 'Weddings', content: 'x' }).expect(201);
+    expect([first.body.data.slug, second.body.data.slug, third.body.data.slug]).toEqual(['fog', 'fog-2', 'fog-3']);
+    // "Fog 7" holds fog-7.
+    await post({ title: 'Fog', category: 'Weddings', content: 'x', slug: 'fog-7' }).expect(409);
+  });
+
   it('never uses a fixed route word as a slug', async () => {
     const latest = await post({ title: 'Latest', category: 'Weddings', content: 'x' }).expect(201);
     expect(latest.body.data.slug).toBe('latest-2');

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 import { lockUntilCommit } from '../repositories/locks';
+import { type SlugHolder, slugsOfBase } from '../repositories/slugs';
 import { SlugTakenError } from '../utils/conflict-error';
 import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slugs';
 import { fieldError, validationError } from '../validation/validate';
@@ -8,7 +9,7 @@ import { fieldError, validationError } from '../validation/validate';
 type SluggedType = typeof ARTICLE_UID | typeof CATEGORY_UID;
 
 /** What each type's slugs must stay clear of, and what a taken slug's message calls its holder. */
-const SLUG_RULES: Record<SluggedType, { reserved: ReadonlySet<string>; holder: string }> = {
+const SLUG_RULES: Record<SluggedType, { reserved: ReadonlySet<string>; holder: SlugHolder }> = {
   // Article slugs are paths under /api/artikel, next to the fixed routes.
   [ARTICLE_UID]: { reserved: RESERVED_SLUGS, holder: 'article' },
   [CATEGORY_UID]: { reserved: new Set(), holder: 'category' },
@@ -20,18 +21,9 @@ const SLUG_RULES: Record<SluggedType, { reserved: ReadonlySet<string>; holder: s
  * take turns instead of racing; the unique indexes of plugin-tables.ts back them up.
  */
 const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
-  /** Slugs of other documents equal to base or base-N; an article counts by its draft row (it always has one). */
-  const taken = async (uid: SluggedType, base: string, exceptDocumentId?: string): Promise<Set<string>> => {
-    const filters = {
-      $or: [{ slug: { $eq: base } }, { slug: { $startsWith: `${base}-` } }],
-      ...(exceptDocumentId ? { documentId: { $ne: exceptDocumentId } } : {}),
-    };
-    const documents =
-      uid === ARTICLE_UID
-        ? await strapi.documents(ARTICLE_UID).findMany({ status: 'draft', fields: ['slug'], filters })
-        : await strapi.documents(CATEGORY_UID).findMany({ fields: ['slug'], filters });
-    return new Set(documents.map((document) => document.slug ?? ''));
-  };
+  /** Slugs of other documents equal to base or base-N. */
+  const taken = async (uid: SluggedType, base: string, exceptDocumentId?: string): Promise<Set<string>> =>
+    new Set(await slugsOfBase(strapi, SLUG_RULES[uid].holder, base, exceptDocumentId));
 
   return {
     /** The first of base, base-2, base-3, ... that no other document of the type has and no route uses. */

@@ -1,0 +1,35 @@
+import type { Core } from '@strapi/strapi';
+import { TABLES } from '../constants';
+import { isSqlite } from '../utils/database-dialect';
+import { database } from './transactions';
+
+/** Where each type's slugs are held: an article's by its draft row (it always has one), a category's by its row. */
+const SLUG_ROWS = {
+  article: { table: TABLES.articles, draftRowsOnly: true },
+  category: { table: TABLES.categories, draftRowsOnly: false },
+} as const;
+
+export type SlugHolder = keyof typeof SLUG_ROWS;
+
+const likePrefix = (text: string): string => `${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * The slugs equal to `base` or starting with `base-`, of documents other than `exceptDocumentId`,
+ * read in the current transaction. SQLite: as a range of the slug index ("base-" up to "base.",
+ * the character after "-"), since its LIKE ignores case and so cannot use that index: a scan of
+ * every article took 24 ms a write at 10,000 articles. PostgreSQL: by LIKE, as its text collation
+ * does not order "-" and "." by their code.
+ */
+export async function slugsOfBase(strapi: Core.Strapi, holder: SlugHolder, base: string, exceptDocumentId?: string): Promise<string[]> {
+  const { table, draftRowsOnly } = SLUG_ROWS[holder];
+  const query = database(strapi)(table).select('slug');
+  if (draftRowsOnly) query.whereNull('published_at');
+  if (exceptDocumentId !== undefined) query.whereNot('document_id', exceptDocumentId);
+  query.where((either) => {
+    either.where('slug', base);
+    if (isSqlite(strapi)) either.orWhere((range) => range.where('slug', '>=', `${base}-`).andWhere('slug', '<', `${base}.`));
+    else either.orWhereRaw("slug LIKE ? ESCAPE '\\'", [likePrefix(`${base}-`)]);
+  });
+  const rows = (await query) as Array<{ slug: string | null }>;
+  return rows.map((row) => row.slug ?? '');
+}
