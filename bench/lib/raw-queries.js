@@ -115,7 +115,7 @@ function createQueries(db, { useSearchIndex = true } = {}) {
   // The candidates are the newest RELATED_CANDIDATES_PER_TAG articles of each tag, as in the plugin.
   const relatedBySharedTags = (tagCount) => prepared(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED}
     JOIN (SELECT document_id, count(*) AS shared FROM artikel_tags
-           WHERE tag IN (SELECT value FROM json_each(?)) AND document_id IN (${Array.from({ length: tagCount }, () => `SELECT * FROM (SELECT document_id FROM artikel_tags WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG})`).join(' UNION ')})
+           WHERE tag IN (SELECT value FROM json_each(?)) AND document_id IN (${Array.from({ length: tagCount }, () => `SELECT * FROM (SELECT document_id FROM artikel_tags WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG})`).join(' UNION ALL ')})
            GROUP BY document_id) s
       ON s.document_id = a.document_id
     WHERE a.published_at IS NOT NULL
