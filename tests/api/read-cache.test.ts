@@ -196,7 +196,7 @@ describe('related articles after a write', () => {
   });
 });
 
-describe('filtered lists after a write', () => {
+describe('filtered lists and searches after a write', () => {
   let app: TestApp;
   let token: string;
 
@@ -210,6 +210,7 @@ describe('filtered lists after a write', () => {
   });
 
   const titlesOf = async (query: string) => (await app.api().get(`/api/artikel?${query}`).expect(200)).body.data.map((article: { title: string }) => article.title);
+  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
 
   it('stay remembered when an article outside their category or tag is published, and follow an article moved out of their category at once', async () => {
     const fjord = await createCategory(app.strapi, 'Fjord', 'fjord');
@@ -223,7 +224,7 @@ describe('filtered lists after a write', () => {
     await renameInTable(app, 'glacier-tongue', 'Renamed unannounced too');
 
     // In the glacier category, with the tag Ice: the fjord's lists and the Snow list cannot change.
-    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Ice on the glacier', content: 'Blue.', category: 'Glacier', tags: 'Ice' }).expect(201);
+    await post({ title: 'Ice on the glacier', content: 'Blue.', category: 'Glacier', tags: 'Ice' });
     expect(await titlesOf('kategori=fjord')).toEqual(['Fjord at dawn']);
     expect(await titlesOf('kategori=Fjord&tag=Ice')).toEqual(['Fjord at dawn']);
     expect(await titlesOf('tag=Snow')).toEqual(['Glacier tongue']);
@@ -239,23 +240,6 @@ describe('filtered lists after a write', () => {
     // Published from its draft, which the table change did not touch.
     expect(await titlesOf('kategori=glacier')).toEqual(['Fjord at dawn', 'Ice on the glacier', 'Renamed unannounced too']);
   });
-});
-
-describe('searches after a write', () => {
-  let app: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    app = await startWithCacheMebibytes('64');
-    token = await createApiToken(app.strapi, 'full-access');
-  });
-
-  afterAll(async () => {
-    await app.stop();
-  });
-
-  const titlesOf = async (query: string) => (await app.api().get(`/api/artikel?${query}`).expect(200)).body.data.map((article: { title: string }) => article.title);
-  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
 
   it('stay remembered when an article they cannot find is published, and are computed again when one they find is written', async () => {
     const heron = await createArticle(app.strapi, { title: 'Heron at the lake', slug: 'heron-at-the-lake', content: 'Grey wings.' });
