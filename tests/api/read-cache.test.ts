@@ -182,6 +182,25 @@ describe('related articles after a write', () => {
     expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual(['pine-and-cone-4', 'pine-and-cone-3', 'pine-and-cone-2', body.data.slug]);
   });
 
+  it('are chosen again when articles published together in one transaction push one of them out of its tag\'s newest 50', async () => {
+    const harbour = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'harbour' } }))!.documentId;
+    const moss = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'moss' } }))!.documentId;
+    await createArticle(app.strapi, { title: 'Bramble', slug: 'bramble', category: harbour, tags: 'Bramble' });
+    // Of the tag's 50 newest, four are of bramble's category: three newest and the oldest, the last of its newest 50.
+    await createArticle(app.strapi, { title: 'Bramble at the edge', slug: 'bramble-at-the-edge', category: harbour, tags: 'Bramble' });
+    for (let i = 1; i <= 46; i += 1) await createArticle(app.strapi, { title: `Bramble in moss ${i}`, slug: `bramble-in-moss-${i}`, category: moss, tags: 'Bramble' });
+    for (let i = 1; i <= 3; i += 1) await createArticle(app.strapi, { title: `Bramble nearby ${i}`, slug: `bramble-nearby-${i}`, category: harbour, tags: 'Bramble' });
+    expect((await relatedOf('bramble')).map((article) => article.slug)).toEqual(['bramble-nearby-3', 'bramble-nearby-2', 'bramble-nearby-1', 'bramble-at-the-edge']);
+
+    // Three drafts of another category, published at once in one transaction (as the Content Manager's bulk publish does): each ranks below the four, together they push the edge out.
+    const drafts: string[] = [];
+    for (let i = 1; i <= 3; i += 1) drafts.push(await createArticle(app.strapi, { title: `Bramble in bloom ${i}`, slug: `bramble-in-bloom-${i}`, category: moss, tags: 'Bramble', status: 'draft' }));
+    await app.strapi.db.transaction(() => Promise.all(drafts.map((documentId) => app.strapi.documents(ARTICLE_UID).publish({ documentId }))));
+    const related = (await relatedOf('bramble')).map((article) => article.slug);
+    expect(related.slice(0, 3)).toEqual(['bramble-nearby-3', 'bramble-nearby-2', 'bramble-nearby-1']);
+    expect(['bramble-in-bloom-1', 'bramble-in-bloom-2', 'bramble-in-bloom-3']).toContain(related[3]);
+  });
+
   it('stay remembered when an article of their category but none of their tags is published, while a list filled from the category is chosen again', async () => {
     const tagged = await relatedOf('moss-1');
     expect(tagged.map((article) => article.slug)).toEqual(['moss-5', 'moss-4', 'moss-3', 'moss-2']);
@@ -239,6 +258,17 @@ describe('filtered lists and searches after a write', () => {
     expect(await titlesOf('kategori=Fjord&tag=Ice')).toEqual([]);
     // Published from its draft, which the table change did not touch.
     expect(await titlesOf('kategori=glacier')).toEqual(['Fjord at dawn', 'Ice on the glacier', 'Renamed unannounced too']);
+  });
+
+  it('follow a new category that takes the name their filter names another category by', async () => {
+    const foo = await createCategory(app.strapi, 'Foo', 'bar');
+    await createArticle(app.strapi, { title: 'In foo', slug: 'in-foo', category: foo });
+    expect(await titlesOf('kategori=bar')).toEqual(['In foo']);
+
+    // "bar" now names two categories: one by its slug, the new one by its name.
+    const bar = await createCategory(app.strapi, 'Bar', 'bar-by-name');
+    await createArticle(app.strapi, { title: 'In bar', slug: 'in-bar', category: bar });
+    expect(await titlesOf('kategori=bar')).toEqual(['In bar', 'In foo']);
   });
 
   it('stay remembered when an article they cannot find is published, and are computed again when one they find is written', async () => {

@@ -24,7 +24,7 @@ export const dropCachedReads =
     if (write === null || !isArticleOrCategory(write.uid)) return next();
     const freshness = getService(strapi, 'read-freshness');
     // The article's published version before (a new one has none): what the write changed is told from it.
-    const before = write.uid === ARTICLE_UID && write.params.documentId !== undefined ? await freshness.publishedVersionOf(write.params.documentId) : null;
+    const before = write.uid === ARTICLE_UID ? await freshness.articleWriteBegins(write.params.documentId) : null;
     const result = await next();
     // An article's write changes its own page, the published set and related articles by its tags
     // and category; a category's (its name, its slug) shows in every article of it: everything,

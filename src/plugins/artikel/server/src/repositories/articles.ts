@@ -359,15 +359,24 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     },
 
     /**
-     * The documents a newly published article of these tags can have pushed out of each tag's
-     * related candidates: those just past the newest RELATED_CANDIDATES_PER_TAG (one further, as
-     * an article is never its own candidate), with any published at the same moment (the
-     * candidates' order leaves those tied).
+     * The documents that an article published at `publishedAt` with these tags, and the articles
+     * of each tag published with or after it (the same transaction can publish several), can have
+     * pushed out of each tag's related candidates: those just past the newest
+     * RELATED_CANDIDATES_PER_TAG, one further per such article and one more (an article is never
+     * its own candidate), with any published at the same moment (the candidates' order leaves
+     * those tied). Writes of other transactions must have committed first (see
+     * read-freshness.articleWriteBegins).
      */
-    async pushedOutOfCandidates(tagKeys: string[]): Promise<string[]> {
+    async pushedOutOfCandidates(tagKeys: string[], publishedAt: number): Promise<string[]> {
       const pushedOut = new Set<string>();
       for (const key of tagKeys) {
-        const edge = knex()(TABLES.tags).select('published_at').where('tag', key).orderBy('published_at', 'desc').limit(2).offset(RELATED_CANDIDATES_PER_TAG);
+        const newer = (await knex()(TABLES.tags).where('tag', key).where('published_at', '>=', new Date(publishedAt)).count({ total: '*' }).first()) as { total: number | string } | undefined;
+        const edge = knex()(TABLES.tags)
+          .select('published_at')
+          .where('tag', key)
+          .orderBy('published_at', 'desc')
+          .limit(Math.max(1, Number(newer?.total ?? 0)) + 1)
+          .offset(RELATED_CANDIDATES_PER_TAG);
         const rows = (await knex()(TABLES.tags).select('document_id').where('tag', key).whereIn('published_at', edge)) as Array<{ document_id: string }>;
         for (const row of rows) pushedOut.add(String(row.document_id));
       }

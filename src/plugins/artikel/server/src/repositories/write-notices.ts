@@ -37,6 +37,9 @@ interface PgClient {
 type PgClientConstructor = new (config: unknown) => PgClient;
 
 /** A notice's payload: the sending instance, a space, and what was written (see written-scope.ts). */
+// A NOTIFY payload must be shorter than 8000 bytes.
+const MAX_PAYLOAD_BYTES = 8000;
+
 function parseNotice(payload: string): { instance: string; write: WrittenScope } {
   const space = payload.indexOf(' ');
   if (space === -1) return { instance: payload, write: 'everything' };
@@ -96,8 +99,11 @@ export function writeNotices(strapi: Core.Strapi): WriteNotices {
 
   return {
     async announce(write) {
+      const payload = `${instance} ${writtenScopeToText(write)}`;
+      // PostgreSQL refuses a longer payload, failing the write: many long tags, or many articles pushed out at one moment, are told as "everything".
+      const sent = Buffer.byteLength(payload) < MAX_PAYLOAD_BYTES ? payload : `${instance} ${writtenScopeToText('everything')}`;
       await inTransaction(strapi, async ({ trx }) => {
-        await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL, `${instance} ${writtenScopeToText(write)}`]);
+        await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL, sent]);
       });
     },
     async listen(listener) {

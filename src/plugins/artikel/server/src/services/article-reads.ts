@@ -14,7 +14,7 @@ import {
 } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
-import { PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
+import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
 import { mayFind } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
@@ -164,15 +164,13 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /**
    * What a list depends on: with a category filter, only the articles in the categories it names
-   * (whatever else it is narrowed by); else with a tag filter, the articles with the tag; else with
-   * words, the articles a search for them may find before or after their write; else the whole
-   * published set. A name no category has yet waits for a new category (the published set).
+   * (whatever else it is narrowed by) and which categories its name names (a new category can take
+   * the name as its slug, or the other way round); else with a tag filter, the articles with the
+   * tag; else with words, the articles a search for them may find before or after their write;
+   * else the whole published set.
    */
   const listDependencies = async (filters: ArticleFilters): Promise<ReadDependencies> => {
-    if (filters.category !== null) {
-      const categoryIds = await articles.categoryIdsNamed(filters.category);
-      return categoryIds.length === 0 ? [PUBLISHED] : categoryIds.map(categoryScope);
-    }
+    if (filters.category !== null) return [CATEGORY_NAMES, ...(await articles.categoryIdsNamed(filters.category)).map(categoryScope)];
     if (filters.tagKey !== null) return [tagScope(filters.tagKey)];
     if (filters.words.length === 0) return [PUBLISHED];
     return { scopes: [], changedBy: (write) => write.texts === undefined || write.texts.some((text) => mayFind(filters.words, text)) };

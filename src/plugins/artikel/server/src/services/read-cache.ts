@@ -8,11 +8,13 @@ import type { ArticleWrite, WrittenScope } from '../utils/written-scope';
  * summaries show (lists, latest, categories, feeds, sitemaps, "no such slug").
  * `document:<documentId>`: one article, as its own page or a summary among related articles.
  * `category:<id>` and `tag:<key>`: the articles in that category or with that tag (the lists
- * filtered by them; a category's newest fill related articles).
+ * filtered by them; a category's newest fill related articles). `category-names`: which categories
+ * a name or slug names (a list filtered by category).
  */
-export type ReadScope = 'published' | `document:${string}` | `category:${number}` | `tag:${string}`;
+export type ReadScope = 'published' | 'category-names' | `document:${string}` | `category:${number}` | `tag:${string}`;
 
 export const PUBLISHED: ReadScope = 'published';
+export const CATEGORY_NAMES: ReadScope = 'category-names';
 export const documentScope = (documentId: string): ReadScope => `document:${documentId}`;
 export const categoryScope = (categoryId: number): ReadScope => `category:${categoryId}`;
 export const tagScope = (tagKey: string): ReadScope => `tag:${tagKey}`;
@@ -156,7 +158,8 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
         entries?.clear();
         return;
       }
-      if (written === 'published') drop([PUBLISHED], null);
+      // The published set's reads and the category names: a new category.
+      if (written === 'published') drop([PUBLISHED, CATEGORY_NAMES], null);
       else drop(scopesOf(written), written);
     },
 

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { type PublishedVersion, publishedArticles } from '../repositories/articles';
+import { lockUntilCommit } from '../repositories/locks';
 import { afterCommit } from '../repositories/transactions';
 import { writeNotices } from '../repositories/write-notices';
 import { getService } from '../utils/get-service';
@@ -15,9 +16,15 @@ const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
   const cache = () => getService(strapi, 'read-cache');
 
   return {
-    /** An article's published version (null when it has none): read before its write, for articleWritten. */
-    async publishedVersionOf(documentId: string): Promise<PublishedVersion | null> {
-      return publishedArticles(strapi).publishedVersionOf(documentId);
+    /**
+     * Called inside an article's write, before it: takes the database's turn for article writes
+     * until the write commits (PostgreSQL; SQLite writes one at a time anyway), so what
+     * articleWritten reads before and after it is not mixed with another instance's write of the
+     * same moment, and returns the article's published version before it (null when it has none).
+     */
+    async articleWriteBegins(documentId: string | undefined): Promise<PublishedVersion | null> {
+      await lockUntilCommit(strapi, 'article-writes');
+      return documentId === undefined ? null : publishedArticles(strapi).publishedVersionOf(documentId);
     },
 
     /**
@@ -35,7 +42,7 @@ const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
         categoryId: after?.categoryId ?? null,
         previous: { tagKeys: before?.tagKeys ?? [], categoryId: before?.categoryId ?? null },
         published: after === null ? null : { at: after.publishedAt, createdAt: after.createdAt },
-        pushedOut: after === null ? [] : await articles.pushedOutOfCandidates(after.tagKeys),
+        pushedOut: after === null ? [] : await articles.pushedOutOfCandidates(after.tagKeys, after.publishedAt),
         texts: [before, after].flatMap((version) => (version === null ? [] : [version.searchableText])),
       });
     },

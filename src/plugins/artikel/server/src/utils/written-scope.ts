@@ -23,7 +23,7 @@ export interface ArticleWrite extends ArticlePlace {
 /**
  * What a committed write can have changed in the public reads: one article (its own page, the
  * published set, and the related articles it can enter or leave); only the published set's reads
- * (a new category that no article is in yet: the category list); or anything (a category shows in
+ * and which categories a name names (a new category that no article is in yet); or anything (a category shows in
  * all its articles, a photo wherever it is used, a data transfer writes everything).
  */
 export type WrittenScope = ArticleWrite | 'published' | 'everything';
