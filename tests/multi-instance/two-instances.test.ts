@@ -154,7 +154,8 @@ onPostgres('two service instances on one PostgreSQL database', () => {
     await getJson(second, '/api/artikel?limit=50');
     const database = serviceDatabaseName(databaseFile) ?? '';
     await withPostgres((client) =>
-      client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'", [database]),
+      // Waits (up to 10 s) until each listening backend has exited, not only been signalled: on a loaded machine a backend can outlive the next request.
+      client.query("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'", [database]),
     );
     posted += 1;
     const slug = `while-deaf-${posted}`;
