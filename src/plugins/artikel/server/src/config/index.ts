@@ -32,8 +32,9 @@ const DEFAULT_CACHE_STALE_SECONDS = 300;
 const SITEMAP_PROTOCOL_URLS = 50_000;
 // Every list page, feed and sitemap file of a large site and thousands of article pages. The budget
 // counts JSON bytes; the process grows by more (Strapi itself, SQLite's page caches, GC slack): at
-// 100,000 articles bench/memory.js measured a peak RSS of 476 MB with 64 and 401 MB with 32, so the
-// default keeps the process under 400 MB under any flood of distinct reads.
+// 100,000 articles bench/memory.js measured a peak RSS of 476 MB with 64, 401 MB with 32 (one page
+// cache of 32 MB) and 388.7 MB with 24 (two of 16 MB), under 100,000 distinct searches and 20,000
+// distinct articles.
 const DEFAULT_READ_CACHE_MB = 24;
 const MEBIBYTE = 1024 * 1024;
 // A process crash loses at most this much of the views on SQLite; one write a second costs nothing a reader waits for.
