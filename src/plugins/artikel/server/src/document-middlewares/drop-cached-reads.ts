@@ -26,9 +26,9 @@ export const dropCachedReads =
     // The article's published version before (a new one has none): what the write changed is told from it.
     const before = write.uid === ARTICLE_UID ? await freshness.articleWriteBegins(write.params.documentId) : null;
     const result = await next();
-    // An article's write changes its own page, the published set and related articles by its tags
-    // and category; a category's (its name, its slug) shows in every article of it: everything,
-    // unless it is new and no article is put in it (the category list only).
+    // What an article's write changed is told from its published version before and after (see
+    // read-freshness); a category's (its name, its slug) shows in every article of it: everything,
+    // unless it is new and no article is put in it (the category list and category names only).
     const documentId = write.uid === ARTICLE_UID ? writtenDocumentId(write, result) : null;
     if (write.uid === CATEGORY_UID && write.action === 'create' && !connectsAny(write.params.data?.articles)) await freshness.written('published');
     else if (documentId === null) await freshness.written('everything');

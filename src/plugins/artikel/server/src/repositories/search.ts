@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
 import { ftsAllOf, searchTerms, splitSearchWords } from '../utils/search-words';
+import { escapeLike } from './like-patterns';
 import { database, type Knex, type RawSql } from './transactions';
 
 type QueryBuilder = ReturnType<Knex>;
@@ -39,10 +40,6 @@ function piecesOf(word: string): string[] {
     pieces.push(characters.slice(start, start + 2 * LONG_WORD).join(''));
     if (start + 2 * LONG_WORD >= characters.length) return pieces;
   }
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 /** The published row an entry (alias `alias`) was built from, if it still exists: for NOT EXISTS. */

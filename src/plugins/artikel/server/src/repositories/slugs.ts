@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
+import { escapeLike } from './like-patterns';
 import { database } from './transactions';
 
 /** Where each type's slugs are held: an article's by its draft row (it always has one), a category's by its row. */
@@ -10,8 +11,6 @@ const SLUG_ROWS = {
 } as const;
 
 export type SlugHolder = keyof typeof SLUG_ROWS;
-
-const likePrefix = (text: string): string => `${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
  * The slugs equal to `base` or starting with `base-`, of documents other than `exceptDocumentId`,
@@ -28,7 +27,7 @@ export async function slugsOfBase(strapi: Core.Strapi, holder: SlugHolder, base:
   query.where((either) => {
     either.where('slug', base);
     if (isSqlite(strapi)) either.orWhere((range) => range.where('slug', '>=', `${base}-`).andWhere('slug', '<', `${base}.`));
-    else either.orWhereRaw("slug LIKE ? ESCAPE '\\'", [likePrefix(`${base}-`)]);
+    else either.orWhereRaw("slug LIKE ? ESCAPE '\\'", [`${escapeLike(`${base}-`)}%`]);
   });
   const rows = (await query) as Array<{ slug: string | null }>;
   return rows.map((row) => row.slug ?? '');
