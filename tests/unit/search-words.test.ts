@@ -1,4 +1,4 @@
-import { mayFind, searchableText } from '../../src/plugins/artikel/server/src/utils/search-words';
+import { caseSpellings, mayFind, searchableText } from '../../src/plugins/artikel/server/src/utils/search-words';
 
 const text = (title: string, content = '', tags: string | null = null) => searchableText({ title, content, tags });
 
@@ -35,5 +35,27 @@ describe('whether a search may find an article, as the read cache tells which se
     expect(mayFind(['f/2x8]'], text('Shot at f/2.8] wide open ü'))).toBe(false);
     expect(mayFind(['a-c'], text('abc ü'))).toBe(false);
     expect(mayFind(['^\\'], text('x^\\y ü'))).toBe(true);
+  });
+});
+
+describe('caseSpellings', () => {
+  it('spells each letter outside ASCII both ways and ASCII letters in lower case only, which LIKE folds itself', () => {
+    expect(caseSpellings('ÜBER')).toEqual(['über', 'Über']);
+    expect(caseSpellings('Äpfel-Öl').sort()).toEqual(['äpfel-öl', 'äpfel-Öl', 'Äpfel-öl', 'Äpfel-Öl'].sort());
+  });
+
+  it('gives a word without cased letters outside ASCII once', () => {
+    expect(caseSpellings('Camera42')).toEqual(['camera42']);
+    expect(caseSpellings('日本')).toEqual(['日本']);
+  });
+
+  it('keeps a letter whose upper case is two letters in lower case only', () => {
+    expect(caseSpellings('straße')).toEqual(['straße']);
+  });
+
+  it('spells at most six letters both ways, so a long word gives at most 64 patterns', () => {
+    const spellings = caseSpellings('éééééééé');
+    expect(spellings).toHaveLength(64);
+    expect(spellings.every((spelling) => spelling.endsWith('éé'))).toBe(true);
   });
 });

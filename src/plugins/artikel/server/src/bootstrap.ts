@@ -7,7 +7,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   const repaired = await getService(strapi, 'categories').repairMissingSlugs();
   if (repaired > 0) strapi.log.info(`artikel: gave ${repaired} categories without a slug one from their name`);
   await getService(strapi, 'plugin-tables').ensure();
-  await getService(strapi, 'article-index').reconcile();
+  await getService(strapi, 'article-index').start();
   await explainEditViews(strapi);
   await getService(strapi, 'read-freshness').start();
   await getService(strapi, 'idempotency').start();

@@ -3,6 +3,7 @@ import { closeReadDatabase } from './repositories/transactions';
 import { getService } from './utils/get-service';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
+  await getService(strapi, 'article-index').stop();
   await getService(strapi, 'outside-writes').stop();
   await getService(strapi, 'read-freshness').stop();
   getService(strapi, 'idempotency').stop();

@@ -7,7 +7,9 @@ import type { MediaRecord } from '../utils/photos';
 import { parseTags, tagKey } from '../utils/tags';
 import { isSqlite } from '../utils/database-dialect';
 import { searchableText } from '../utils/search-words';
+import { indexComplete } from './index-state';
 import { searchIndex } from './search';
+import { hasTagByScan } from './tags';
 import { readDatabase, type Knex, type RawSql } from './transactions';
 
 type QueryBuilder = ReturnType<Knex>;
@@ -190,7 +192,11 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       query.whereRaw('? IN ?', [column('a.id'), knex()(TABLES.articleCategoryLinks).select('article_id').whereIn('category_id', categoryIds)]);
     }
     if (filters.tagKey !== null) {
-      query.whereRaw('? IN ?', [column('a.document_id'), knex()(TABLES.tags).select('document_id').where('tag', filters.tagKey)]);
+      if (indexComplete(strapi)) query.whereRaw('? IN ?', [column('a.document_id'), knex()(TABLES.tags).select('document_id').where('tag', filters.tagKey)]);
+      else {
+        const scan = hasTagByScan('a.tags', filters.tagKey);
+        query.whereRaw(scan.sql, scan.bindings);
+      }
     }
     return { query };
   };
@@ -319,26 +325,38 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       if (article.tagKeys.length === 0) return [];
       // A UNION of per-tag LIMITs has no query-builder form; PostgreSQL needs an alias on every subquery in FROM.
       // UNION ALL: IN needs no duplicates removed, and SQLite's UNION sorted every tag's candidates to remove them (a third of the query's time).
-      const candidates = article.tagKeys
-        .map((_key, index) => `SELECT * FROM (SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG}) AS tag_${index}`)
-        .join(' UNION ALL ');
+      const union = (parts: Array<{ sql: string; bindings: unknown[] }>) => ({
+        sql: parts.map((part, index) => `SELECT * FROM (${part.sql}) AS tag_${index}`).join(' UNION ALL '),
+        bindings: parts.flatMap((part) => part.bindings),
+      });
+      const newestOfTag = `ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG}`;
+      // Each candidate document with how many of the tags it shares (a subquery in parentheses).
+      let sharing: RawSql;
+      if (indexComplete(strapi)) {
+        const candidates = union(article.tagKeys.map((key) => ({ sql: `SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ${newestOfTag}`, bindings: [key, article.documentId] })));
+        // A query builder as a binding is written in parentheses.
+        sharing = knex().raw('?', [
+          knex()(TABLES.tags).select('document_id').count({ shared: '*' }).whereIn('tag', article.tagKeys).whereRaw(`document_id IN (${candidates.sql})`, candidates.bindings).groupBy('document_id'),
+        ]);
+      } else {
+        // While the index is built: the same candidates and counts, read from the articles' tags.
+        const scans = article.tagKeys.map((key) => hasTagByScan('tags', key));
+        const candidates = union(
+          scans.map((scan) => ({ sql: `SELECT document_id FROM ${TABLES.articles} WHERE published_at IS NOT NULL AND ${scan.sql} AND document_id <> ? ${newestOfTag}`, bindings: [...scan.bindings, article.documentId] })),
+        );
+        const shared = scans.map((scan) => `CASE WHEN ${scan.sql} THEN 1 ELSE 0 END`).join(' + ');
+        sharing = knex().raw(`(SELECT document_id, ${shared} AS shared FROM ${TABLES.articles} WHERE published_at IS NOT NULL AND document_id IN (${candidates.sql}))`, [
+          ...scans.flatMap((scan) => scan.bindings),
+          ...candidates.bindings,
+        ]);
+      }
       // Without a category there is no tie-break by it: a bare 0 in ORDER BY would name a column (an error).
       const sameCategory = knex().raw(
         article.categoryId === null ? 'CASE WHEN 1 = 0 THEN 1 ELSE 0 END' : 'CASE WHEN l.category_id = ? THEN 1 ELSE 0 END',
         article.categoryId === null ? [] : [article.categoryId],
       );
       const rows = (await published()
-        .join(
-          knex()(TABLES.tags)
-            .select('document_id')
-            .count({ shared: '*' })
-            .whereIn('tag', article.tagKeys)
-            .whereRaw(`document_id IN (${candidates})`, article.tagKeys.flatMap((key) => [key, article.documentId]))
-            .groupBy('document_id')
-            .as('s'),
-          's.document_id',
-          'a.document_id',
-        )
+        .join(knex().raw('? AS s', [sharing]), 's.document_id', 'a.document_id')
         .select('a.document_id', 's.shared', 'l.category_id', 'a.published_at', 'a.created_at')
         .orderBy([{ column: 's.shared', order: 'desc' }])
         .orderByRaw('? DESC', [sameCategory])

@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
+import { caseSpellings } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
+import { escapeLike } from './like-patterns';
 import { database, type Knex } from './transactions';
 
 interface PublishedRow {
@@ -37,39 +39,43 @@ export const tagIndex = (strapi: Core.Strapi) => ({
   },
 
   /**
-   * Removes rows not built from a current published row (a document no longer published, or whose
-   * published row was replaced, as a data transfer does) and adds the published documents that have
-   * none. A row edited in place behind the Document Service's back keeps its id: sync repairs it.
+   * Removes the rows not built from the row their document's search entry was built from. The two
+   * are built together (see article-index), so what is left are the rows of indexed articles.
    */
-  async rebuild(): Promise<void> {
-    const db = database(strapi);
-    // A correlated NOT EXISTS: each entry looks its row up by primary key.
-    await db.raw(
-      `DELETE FROM ${TABLES.tags} WHERE NOT EXISTS (SELECT 1 FROM ${TABLES.articles} a
-         WHERE a.id = ${TABLES.tags}.article_id AND a.document_id = ${TABLES.tags}.document_id AND a.published_at IS NOT NULL)`,
+  async removeUnindexed(): Promise<void> {
+    // A correlated NOT EXISTS: each row looks its document's entry up by its unique key.
+    await database(strapi).raw(
+      `DELETE FROM ${TABLES.tags} WHERE NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d
+         WHERE d.document_id = ${TABLES.tags}.document_id AND d.article_id = ${TABLES.tags}.article_id)`,
     );
-    const missing = (await db({ a: TABLES.articles })
-      .select('a.id', 'a.document_id', 'a.tags', 'a.published_at')
-      .whereNotNull('a.published_at')
-      .whereNotNull('a.tags')
-      .whereNotExists(db({ t: TABLES.tags }).select(db.raw('1')).whereRaw('t.document_id = a.document_id'))) as PublishedRow[];
-    await insertTags(db, missing);
+  },
+
+  /** Adds the rows of these published article rows, in the current transaction. */
+  async add(articleIds: number[]): Promise<void> {
+    const db = database(strapi);
+    for (let start = 0; start < articleIds.length; start += BATCH) {
+      const rows = (await db(TABLES.articles)
+        .select('id', 'document_id', 'tags', 'published_at')
+        .whereIn('id', articleIds.slice(start, start + BATCH))
+        .whereNotNull('published_at')) as PublishedRow[];
+      await insertTags(db, rows);
+    }
   },
 });
 
 /**
  * The tag table, created at every boot if missing. published_at is copied so related articles can
  * take the newest of each tag from it; article_id is the published row an entry was built from, so
- * rebuild can tell an entry whose row was replaced behind the Document Service's back (a data
+ * the index can tell an entry whose row was replaced behind the Document Service's back (a data
  * transfer recreates every row). It is derived data: a table from before either column existed is
  * dropped and rebuilt.
  */
-export async function ensureTagTable(strapi: Core.Strapi): Promise<void> {
+export async function ensureTagTable(strapi: Core.Strapi): Promise<{ created: boolean }> {
   const knex = strapi.db.connection;
   if ((await knex.schema.hasTable(TABLES.tags)) && !((await knex.schema.hasColumn(TABLES.tags, 'published_at')) && (await knex.schema.hasColumn(TABLES.tags, 'article_id')))) {
     await knex.schema.dropTable(TABLES.tags);
   }
-  if (await knex.schema.hasTable(TABLES.tags)) return;
+  if (await knex.schema.hasTable(TABLES.tags)) return { created: false };
   await knex.schema.createTable(TABLES.tags, (table) => {
     table.string('tag', 255).notNullable();
     table.string('document_id', 255).notNullable();
@@ -79,4 +85,20 @@ export async function ensureTagTable(strapi: Core.Strapi): Promise<void> {
     table.index(['document_id'], `${TABLES.tags}_document_idx`);
     table.index(['tag', 'published_at'], `${TABLES.tags}_tag_published_idx`);
   });
+  return { created: true };
+}
+
+/**
+ * SQL that is true where an article's tags (column `column`) hold this tag key, read from the text
+ * instead of the index (while it is built, see index-state). Tags are stored as written by
+ * formatTags ("a, b"); the spaces around each comma are taken out, and each spelling of the key (see
+ * caseSpellings) is looked for between commas.
+ */
+export function hasTagByScan(column: string, key: string): { sql: string; bindings: string[] } {
+  const spellings = caseSpellings(key);
+  const listed = `',' || LOWER(TRIM(REPLACE(REPLACE(${column}, ' ,', ','), ', ', ','))) || ','`;
+  return {
+    sql: `(${spellings.map(() => `${listed} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+    bindings: spellings.map((spelling) => `%,${escapeLike(spelling)},%`),
+  };
 }

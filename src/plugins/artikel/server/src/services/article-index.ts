@@ -1,29 +1,116 @@
 import type { Core } from '@strapi/strapi';
+import { markIndexComplete } from '../repositories/index-state';
+import { lockUntilCommit } from '../repositories/locks';
 import { searchIndex } from '../repositories/search';
 import { tagIndex } from '../repositories/tags';
 import { inTransaction } from '../repositories/transactions';
+import { getService } from '../utils/get-service';
+
+/**
+ * Articles indexed per transaction of a build: each holds the writes' turn (SQLite's one write
+ * connection, PostgreSQL's article-writes lock) for well under a second, so an editor's save
+ * waits at most that long behind the build.
+ */
+const BUILD_CHUNK = 500;
+const RETRY_MS = 5000;
+const PROGRESS_EVERY = 10_000;
 
 /**
  * Keeps the plugin's lookup tables (tags, full-text search) in step with the published articles.
- * Called after every write that can change what is published (see document-middlewares), and at
- * boot and after writes that bypassed the Document Service (a data transfer, see outside-writes)
- * to repair what changed behind its back. Every entry records the published row it was built from
- * (article_id), so an entry whose row was replaced is rebuilt.
+ * Called after every write that can change what is published (see document-middlewares), at boot,
+ * and after writes that bypassed the Document Service (a data transfer, see outside-writes) to
+ * repair what changed behind its back. Every search entry records the published row it was built
+ * from (article_id), and a document's tag rows are always written with its search entry, in one
+ * transaction: so "every published row has its search entry" means the whole index is complete,
+ * which boot can check without reading any article's text.
  */
-const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => ({
-  async syncDocument(documentId: string): Promise<void> {
-    // Joins the write's transaction, so the index never disagrees with what was committed.
-    await inTransaction(strapi, async ({ trx }) => {
-      await tagIndex(strapi).sync(documentId);
-      await searchIndex(strapi).sync(trx, documentId);
-    });
-  },
+const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
+  const search = () => searchIndex(strapi);
+  const tags = () => tagIndex(strapi);
+  let running: Promise<void> | null = null;
+  let stopped = false;
 
-  async reconcile(): Promise<void> {
-    await tagIndex(strapi).rebuild();
-    const search = await searchIndex(strapi).rebuild();
-    if (search.added + search.removed > 0) strapi.log.info(`artikel: search index updated (${search.added} added, ${search.removed} removed)`);
-  },
-});
+  /** Removes the entries of rows no longer published, then indexes the published rows without one, a chunk per transaction. */
+  const build = async (): Promise<void> => {
+    const removed = await search().removeStale();
+    await tags().removeUnindexed();
+    let added = 0;
+    for (let afterId = 0; !stopped; ) {
+      const chunk = await inTransaction(strapi, async () => {
+        // A concurrent write of an article indexes it in its own transaction; taking turns with
+        // them keeps a chunk from indexing a row that a write replaces meanwhile.
+        await lockUntilCommit(strapi, 'article-writes');
+        const articleIds = await search().addMissing(afterId, BUILD_CHUNK);
+        await tags().add(articleIds);
+        return articleIds;
+      });
+      if (chunk.length === 0) break;
+      if (Math.floor((added + chunk.length) / PROGRESS_EVERY) > Math.floor(added / PROGRESS_EVERY)) strapi.log.info(`artikel: index: ${added + chunk.length} articles added`);
+      added += chunk.length;
+      afterId = chunk[chunk.length - 1];
+    }
+    if (stopped) return;
+    await search().settle(added);
+    if (added + removed.length > 0) strapi.log.info(`artikel: index updated (${added} articles added, ${removed.length} removed)`);
+  };
+
+  return {
+    async syncDocument(documentId: string): Promise<void> {
+      // Joins the write's transaction, so the index never disagrees with what was committed.
+      await inTransaction(strapi, async ({ trx }) => {
+        await tags().sync(documentId);
+        await search().sync(trx, documentId);
+      });
+    },
+
+    /** Brings the index in line with the published rows; one run at a time (a run asked for during one follows it). */
+    async reconcile(): Promise<void> {
+      const previous = running;
+      const next = (async () => {
+        await previous?.catch(() => undefined);
+        if (!stopped) await build();
+      })();
+      running = next;
+      try {
+        await next;
+      } finally {
+        if (running === next) running = null;
+      }
+    },
+
+    /**
+     * At boot: a complete index is used at once. An incomplete one (a new or imported file, a
+     * build cut off) is built in the background while the service answers; until it is done,
+     * searches, tag filters and related articles read the articles themselves (see index-state).
+     */
+    async start(): Promise<void> {
+      if (await search().isComplete()) return;
+      markIndexComplete(strapi, false);
+      strapi.log.info('artikel: building the tag and search index in the background; searches and tag filters read the articles directly until it is done');
+      const attempt = (): void => {
+        this.reconcile()
+          .then(() => {
+            if (stopped) return;
+            markIndexComplete(strapi, true);
+            // What was remembered meanwhile was read without the index: read it again through it.
+            getService(strapi, 'read-cache').invalidate();
+            strapi.log.info('artikel: the tag and search index is complete');
+          })
+          .catch((error: unknown) => {
+            if (stopped) return;
+            strapi.log.warn(`artikel: building the index failed, retrying: ${String(error)}`);
+            setTimeout(attempt, RETRY_MS).unref();
+          });
+      };
+      attempt();
+    },
+
+    /** Stops a build between two chunks (the next start goes on where it stopped) and waits for it. */
+    async stop(): Promise<void> {
+      stopped = true;
+      await running?.catch(() => undefined);
+    },
+  };
+};
 
 export default articleIndex;

@@ -28,8 +28,9 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     const moved = await viewCounts(strapi).moveLegacyCounts();
     if (moved > 0) strapi.log.info(`artikel: moved ${moved} view counts from ${TABLES.legacyViews} to the view-count content type`);
 
-    await ensureTagTable(strapi);
-    await searchIndex(strapi).ensure();
+    // The tag rows and search entries are built together (see article-index): new tag rows, new search entries.
+    const tags = await ensureTagTable(strapi);
+    await searchIndex(strapi).ensure({ empty: tags.created });
     await ensureRateLimitTable(strapi);
     await ensureIdempotencyTable(strapi);
 

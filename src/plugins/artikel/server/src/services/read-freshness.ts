@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { type PublishedVersion, publishedArticles } from '../repositories/articles';
+import { indexComplete } from '../repositories/index-state';
 import { lockUntilCommit } from '../repositories/locks';
 import { afterCommit } from '../repositories/transactions';
 import { writeNotices } from '../repositories/write-notices';
@@ -36,6 +37,8 @@ const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
       const articles = publishedArticles(strapi);
       const after = await articles.publishedVersionOf(documentId);
       if (after?.rowId === before?.rowId) return;
+      // Which related articles it pushed out is read from the tag index: while that is built, say everything.
+      if (!indexComplete(strapi)) return this.written();
       await this.written({
         documentId,
         tagKeys: after?.tagKeys ?? [],

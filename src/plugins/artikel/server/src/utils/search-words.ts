@@ -63,3 +63,24 @@ export function mayFind(words: string[], text: string): boolean {
     return new RegExp([...lower].map((character) => `[${escapedInClass(character)}${ANY_CHARACTER}]`).join('')).test(text);
   });
 }
+
+// How many characters outside ASCII a scanned word is spelled both ways for: 2^6 patterns at most.
+const MAX_CASED_CHARACTERS = 6;
+
+/**
+ * A word as LIKE patterns that together find it in any case, for a scan: LIKE folds the case of
+ * ASCII letters only, so the word is lower-cased and each letter outside ASCII whose upper case is
+ * one other character is spelled both ways (up to MAX_CASED_CHARACTERS of them; any further ones in
+ * lower case only). "über" gives "über" and "Über".
+ */
+export function caseSpellings(word: string): string[] {
+  let spellings = [''];
+  let cased = 0;
+  for (const character of word.toLowerCase()) {
+    const upper = character.toUpperCase();
+    const bothWays = character > '\x7f' && upper !== character && [...upper].length === 1 && cased < MAX_CASED_CHARACTERS;
+    if (bothWays) cased += 1;
+    spellings = spellings.flatMap((start) => (bothWays ? [start + character, start + upper] : [start + character]));
+  }
+  return spellings;
+}

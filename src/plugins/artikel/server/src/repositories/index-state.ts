@@ -1,0 +1,18 @@
+import type { Core } from '@strapi/strapi';
+
+// Per Strapi instance: the tests run several, one after the other, in one process.
+const incomplete = new WeakSet<Core.Strapi>();
+
+/**
+ * Whether the plugin's index tables (tags and search, built together per article) hold every
+ * published article. While a build started on an incomplete index runs, the reads that would use
+ * them scan the articles instead: slower, same answers.
+ */
+export function indexComplete(strapi: Core.Strapi): boolean {
+  return !incomplete.has(strapi);
+}
+
+export function markIndexComplete(strapi: Core.Strapi, complete: boolean): void {
+  if (complete) incomplete.delete(strapi);
+  else incomplete.add(strapi);
+}

@@ -1,0 +1,152 @@
+import Database from 'better-sqlite3';
+import { createArticle, createCategory } from '../helpers/fixtures';
+import { withPostgres } from '../helpers/store';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+/**
+ * The tag and search index is built in the background when the service starts on a database whose
+ * index is missing or incomplete (a new or imported file): the service answers at once, and until
+ * the build is done its searches, tag filters and related articles read the articles themselves,
+ * with the same answers.
+ */
+
+// Far above the few hundred milliseconds the build of these articles takes, for a loaded 2-core machine.
+const BUILD_MS = 30_000;
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startStrapi();
+  const travel = await createCategory(app.strapi, 'Reisen', 'reisen');
+  const technology = await createCategory(app.strapi, 'Technik', 'technik');
+  await createArticle(app.strapi, { title: 'Über den Wolken', slug: 'ueber-den-wolken', tags: 'Luft, Äpfel', category: travel, content: 'Ein Flug.' });
+  await createArticle(app.strapi, { title: 'Unter Wasser', slug: 'unter-wasser', tags: 'äpfel, Meer', category: travel, content: 'Ein Tauchgang.' });
+  await createArticle(app.strapi, { title: 'Kamera', slug: 'kamera', tags: 'Luft', category: technology, content: 'ÜBER alles: das Objektiv.' });
+  await createArticle(app.strapi, { title: 'Luftbild', slug: 'luftbild', tags: 'Luftbild', category: technology, content: 'Von oben.' });
+  await createArticle(app.strapi, { title: 'Entwurf über Äpfel', slug: 'entwurf', tags: 'Luft, Äpfel', category: travel, status: 'draft' });
+});
+
+afterAll(async () => {
+  await app.stop();
+});
+
+const slugsOf = async (url: string): Promise<string[]> => {
+  const answer = await app.api().get(url);
+  expect(answer.status).toBe(200);
+  return (answer.body.data as Array<{ slug: string }>).map((article) => article.slug).sort();
+};
+
+const relatedOf = async (slug: string): Promise<string[]> => {
+  const answer = await app.api().get(`/api/artikel/${slug}`);
+  expect(answer.status).toBe(200);
+  return (answer.body.data.related as Array<{ slug: string }>).map((article) => article.slug);
+};
+
+/** What the readers see, by search (any case, letters outside ASCII included), by whole tag and as related articles. */
+const answers = async () => ({
+  searchLower: await slugsOf('/api/artikel?q=%C3%BCber'),
+  searchUpper: await slugsOf('/api/artikel?q=%C3%9CBER'),
+  searchTwoWords: await slugsOf('/api/artikel?q=flug%20wolken'),
+  tagUmlaut: await slugsOf('/api/artikel?tag=%C3%84PFEL'),
+  tagWhole: await slugsOf('/api/artikel?tag=luft'),
+  tagAndCategory: await slugsOf('/api/artikel?tag=luft&kategori=reisen'),
+  related: await relatedOf('ueber-den-wolken'),
+});
+
+const EXPECTED = {
+  searchLower: ['kamera', 'ueber-den-wolken'],
+  searchUpper: ['kamera', 'ueber-den-wolken'],
+  searchTwoWords: ['ueber-den-wolken'],
+  tagUmlaut: ['ueber-den-wolken', 'unter-wasser'],
+  tagWhole: ['kamera', 'ueber-den-wolken'],
+  tagAndCategory: ['ueber-den-wolken'],
+  // Shares a tag and the category, then shares a tag, then the newest of the rest.
+  related: ['unter-wasser', 'kamera', 'luftbild'],
+};
+
+/** The index's tables emptied, as on a file whose articles were imported behind the service's back. */
+async function emptyTheIndex(): Promise<void> {
+  const tables = app.store === 'sqlite' ? ['artikel_tags', 'artikel_search', 'artikel_search_docs'] : ['artikel_tags', 'artikel_search_docs', 'artikel_search_long_terms'];
+  for (const table of tables) await app.strapi.db.connection.raw(`DELETE FROM ${table}`);
+}
+
+/** How many articles have a search entry, read on a connection of its own (the service's write connection may be held, see holdTheWriteTurn). */
+const indexedCount = async (): Promise<number> => {
+  const sql = 'SELECT COUNT(*) AS count FROM artikel_search_docs';
+  if (app.store === 'postgres') return withPostgres(async (client) => Number((await client.query(sql)).rows[0].count), app.databaseName ?? undefined);
+  const database = new Database(app.databaseFile, { readonly: true });
+  try {
+    return Number((database.prepare(sql).get() as { count: number }).count);
+  } finally {
+    database.close();
+  }
+};
+
+/**
+ * Holds the articles' write turn, which each chunk of the build takes, until released: SQLite's one
+ * write connection (the service reads on its own read-only one), PostgreSQL's article-writes lock.
+ */
+async function holdTheWriteTurn(): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let taken!: () => void;
+  const turnTaken = new Promise<void>((resolve) => (taken = resolve));
+  const holder =
+    app.store === 'sqlite'
+      ? app.strapi.db.connection.transaction(async () => {
+          taken();
+          await released;
+        })
+      : withPostgres(async (client) => {
+          await client.query("SELECT pg_advisory_lock(hashtextextended('artikel:article-writes', 0))");
+          taken();
+          await released;
+          await client.query("SELECT pg_advisory_unlock(hashtextextended('artikel:article-writes', 0))");
+        }, app.databaseName ?? undefined);
+  await turnTaken;
+  return {
+    release: async () => {
+      release();
+      await holder;
+    },
+  };
+}
+
+async function untilIndexed(expected: number): Promise<void> {
+  const deadline = Date.now() + BUILD_MS;
+  while ((await indexedCount()) < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await indexedCount()).toBe(expected);
+}
+
+describe('the index built in the background', () => {
+  it('answers searches, tag filters and related articles by reading the articles while the index is built, and from the index after', async () => {
+    // Nothing is read before: an answer remembered from the index would not show how the scan answers.
+    const published = await indexedCount();
+    expect(published).toBe(4);
+
+    await emptyTheIndex();
+    const turn = await holdTheWriteTurn();
+    try {
+      // What boot does: the index no longer covers the published articles, so it is built in the background.
+      await app.strapi.plugin('artikel').service('article-index').start();
+      expect(await indexedCount()).toBe(0);
+      expect(await answers()).toEqual(EXPECTED);
+      expect(await indexedCount()).toBe(0);
+    } finally {
+      await turn.release();
+    }
+
+    await untilIndexed(published);
+    expect(await answers()).toEqual(EXPECTED);
+  });
+
+  it('indexes, at the next start, the articles a stopped service had not indexed', async () => {
+    await emptyTheIndex();
+    await app.stop({ keepDatabase: true });
+    app = await startStrapi({ databaseFile: app.databaseFile });
+    // The service answers while it builds (or after it built) the index, the same either way.
+    expect(await answers()).toEqual(EXPECTED);
+    await untilIndexed(4);
+    expect(await answers()).toEqual(EXPECTED);
+  });
+});
