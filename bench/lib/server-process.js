@@ -68,7 +68,7 @@ async function startServer({ name, command, args, cwd, env, readyPath, logFile, 
     }
     await sleep(250);
   }
-  return { name, child, exit, port: Number(env.PORT), logFile, startupSeconds: (Date.now() - started) / 1000 };
+  return { name, child, exit, port: Number(env.PORT), logFile, startedAt: started, startupSeconds: (Date.now() - started) / 1000 };
 }
 
 /** SIGTERM, then SIGKILL if the server has not exited after a grace period. */

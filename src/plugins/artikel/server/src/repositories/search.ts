@@ -3,6 +3,8 @@ import { TABLES } from '../constants';
 import { isSqlite } from '../utils/database-dialect';
 import { caseSpellings, ftsAllOf, searchTerms, splitSearchWords } from '../utils/search-words';
 import { indexComplete } from './index-state';
+import { yieldToEventLoop } from '../utils/event-loop';
+import { lastOfBatch } from './document-batches';
 import { escapeLike } from './like-patterns';
 import { database, readDatabase, type Knex, type RawSql } from './transactions';
 
@@ -22,12 +24,15 @@ export interface SearchIndex {
   isComplete(): Promise<boolean>;
   /** Removes the entries not built from a current published row; returns their documents. */
   removeStale(): Promise<string[]>;
+  /** The highest article row id: a build walks the rows up to it (later ones are written, and indexed, by the Document Service). */
+  lastArticleId(): Promise<number>;
   /**
-   * In the current transaction: indexes up to `limit` published rows that have no entry, of
-   * article id above `afterId`, in id order; returns their ids.
+   * In the current transaction: indexes the published rows without an entry among article ids
+   * `afterId` + 1 to `throughId`; returns their ids, in order. A window of ids, not a number of
+   * missing rows, bounds what one statement reads where most rows are indexed already.
    */
-  addMissing(afterId: number, limit: number): Promise<number[]>;
-  /** After a build that added `added` entries: leaves the index compact (SQLite merges its segments, in small steps). */
+  addMissing(afterId: number, throughId: number): Promise<number[]>;
+  /** After a build that added `added` entries: gives back the disk space the build took in passing and refreshes planner statistics (SQLite). */
   settle(added: number): Promise<void>;
   /**
    * Restricts a query over published articles (alias `a`) to those where every word occurs;
@@ -40,10 +45,8 @@ export interface SearchIndex {
 // Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
 const BATCH = 500;
 const FTS_DEFAULT_AUTOMERGE = 4;
-// A build of more entries than this is merged and checkpointed after (see settle); a repair of a few is not.
+// A build of more entries than this is checkpointed and analysed after (see settle); a repair of a few is not.
 const SETTLE_AFTER = 2000;
-// Pages of work per step of the merge after a build (FTS5's 'merge' command).
-const FTS_MERGE_PAGES = 500;
 /** PostgreSQL: longest word (in characters, up to 4 bytes each) kept in the dictionary; btree keys end near 2,700 bytes. */
 const LONG_WORD = 200;
 const isLong = (word: string): boolean => [...word].length > LONG_WORD;
@@ -88,10 +91,26 @@ async function coversThePublishedRows(db: Knex): Promise<boolean> {
   return (await totals(db(TABLES.articles).whereNotNull('published_at'), 'id')) === (await totals(db(TABLES.searchDocuments), 'article_id'));
 }
 
-/** Documents whose entry was not built from a current published row. */
+async function lastArticleId(db: Knex): Promise<number> {
+  const row = (await db(TABLES.articles).max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
+  return Number(row?.id ?? 0);
+}
+
+/** Documents whose entry was not built from a current published row, looked for a batch of entries per statement (see lastOfBatch). */
 async function staleEntries(db: Knex): Promise<string[]> {
-  const rows = (await db({ d: TABLES.searchDocuments }).select('d.document_id').whereNotExists(builtFrom(db, 'd'))) as Array<{ document_id: string }>;
-  return rows.map((row) => String(row.document_id));
+  const stale: string[] = [];
+  for (let after = ''; ; ) {
+    const last = await lastOfBatch(db, TABLES.searchDocuments, after);
+    if (last === null) return stale;
+    const rows = (await db({ d: TABLES.searchDocuments })
+      .select('d.document_id')
+      .where('d.document_id', '>', after)
+      .where('d.document_id', '<=', last)
+      .whereNotExists(builtFrom(db, 'd'))) as Array<{ document_id: string }>;
+    stale.push(...rows.map((row) => String(row.document_id)));
+    after = last;
+    await yieldToEventLoop();
+  }
 }
 
 /**
@@ -135,14 +154,13 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
   };
 
   /**
-   * Indexes published articles that have no entry yet, in article id order: the one document given,
-   * or the next `limit` after article id `afterId`. Returns the ids of the article rows indexed. The
-   * unary + and CROSS JOIN pin the plans to id ranges: with the published_at index SQLite would read
-   * every published article for each chunk.
+   * Indexes published articles that have no entry yet: the one document given, or those of article
+   * ids `afterId` + 1 to `throughId`. Returns the ids of the article rows indexed. The unary + and
+   * CROSS JOIN pin the plans to id ranges: with the published_at index SQLite would read every
+   * published article for each chunk.
    */
-  const add = async (db: Knex, scope: { documentId: string } | { afterId: number; limit: number }): Promise<number[]> => {
-    const [filter, bindings] = 'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ?', [scope.afterId]];
-    const limit = 'limit' in scope ? `LIMIT ${scope.limit}` : '';
+  const add = async (db: Knex, scope: { documentId: string } | { afterId: number; throughId: number }): Promise<number[]> => {
+    const [filter, bindings] = 'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
     const before = (await db(TABLES.searchDocuments).max({ id: 'id' }).first()) as { id: number | null } | undefined;
     const lastDocsId = Number(before?.id ?? 0);
     await db.raw(
@@ -150,7 +168,7 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
        SELECT a.document_id, a.id FROM ${TABLES.articles} a
        WHERE +a.published_at IS NOT NULL AND ${filter}
          AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)
-       ORDER BY a.id ${limit}`,
+       ORDER BY a.id`,
       bindings,
     );
     await db.raw(
@@ -185,8 +203,8 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
       await knex().raw(
         `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.search} USING fts5(title, content, tags, tokenize = 'trigram', content = '', contentless_delete = 1)`,
       );
-      // A build pauses FTS5's automatic merging (see addMissing); written on every boot, so a build
-      // cut off by a stop or a crash never leaves it paused.
+      // Earlier versions paused FTS5's automatic merging during a build; written on every boot, so a
+      // build of theirs cut off by a stop or a crash does not leave it paused.
       await setAutomerge(FTS_DEFAULT_AUTOMERGE);
     },
 
@@ -203,32 +221,23 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
       return stale;
     },
 
-    async addMissing(afterId, limit) {
-      // Merging while the build adds segments would merge the same entries again and again; settle merges once.
-      await setAutomerge(0);
-      return add(knex(), { afterId, limit });
+    lastArticleId: () => lastArticleId(knex()),
+
+    async addMissing(afterId, throughId) {
+      // FTS5's automatic merging stays on: it merges a little after each chunk. Paused, the segments
+      // pile up until a "crisis merge" inside one insert, or a final optimize, merges them all in
+      // one statement: minutes at a million articles, in which the process answers nothing.
+      return add(knex(), { afterId, throughId });
     },
 
     async settle(added) {
-      if (added > SETTLE_AFTER) {
-        // Merges the build's segments a few pages at a time, each step its own transaction, so the
-        // articles' writes take turns with it. FTS5's 'optimize' would merge everything in one
-        // transaction: minutes, at a million articles, in which no article could be written.
-        // A step that changes fewer than 2 rows had nothing left to merge (FTS5's documentation).
-        for (let changed = Infinity; changed >= 2; ) {
-          changed = await knex().transaction(async (trx) => {
-            const totalChanges = async (): Promise<number> => Number(((await trx.raw('SELECT total_changes() AS changes')) as Array<{ changes: number }>)[0]?.changes ?? 0);
-            const before = await totalChanges();
-            await trx.raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('merge', ${FTS_MERGE_PAGES})`);
-            return (await totalChanges()) - before;
-          });
-        }
-        // The build went through the WAL; give its disk space back instead of keeping a file as big as the index.
-        await knex().raw('PRAGMA wal_checkpoint(TRUNCATE)');
-        // Refreshes planner statistics that an earlier ANALYZE took while the index was empty, if any.
-        await knex().raw('PRAGMA optimize');
-      }
-      await setAutomerge(FTS_DEFAULT_AUTOMERGE);
+      if (added <= SETTLE_AFTER) return;
+      // The build went through the WAL; give its disk space back instead of keeping a file as big as the index.
+      await knex().raw('PRAGMA wal_checkpoint(TRUNCATE)');
+      // Refreshes planner statistics that an earlier ANALYZE took while the index was empty, if any;
+      // each table is sampled, not read whole, so the statement stays short at a million articles.
+      await knex().raw('PRAGMA analysis_limit = 1000');
+      await knex().raw('PRAGMA optimize');
     },
 
     filter(query, words, documentColumn) {
@@ -339,14 +348,16 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
       return stale;
     },
 
-    async addMissing(afterId, limit) {
+    lastArticleId: () => lastArticleId(knex()),
+
+    async addMissing(afterId, throughId) {
       const rows = (await knex()({ a: TABLES.articles })
         .select('a.id', 'a.document_id', 'a.title', 'a.content', 'a.tags')
         .whereNotNull('a.published_at')
         .where('a.id', '>', afterId)
+        .where('a.id', '<=', throughId)
         .whereNotExists(knex()({ d: TABLES.searchDocuments }).select(knex().raw('1')).whereRaw('d.document_id = a.document_id'))
-        .orderBy('a.id')
-        .limit(limit)) as PublishedText[];
+        .orderBy('a.id')) as PublishedText[];
       await insertEntries(knex(), rows);
       return rows.map((row) => Number(row.id));
     },

@@ -3,6 +3,8 @@ import { TABLES } from '../constants';
 import { caseSpellings } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import { escapeLike } from './like-patterns';
+import { yieldToEventLoop } from '../utils/event-loop';
+import { lastOfBatch } from './document-batches';
 import { database, type Knex } from './transactions';
 
 interface PublishedRow {
@@ -43,11 +45,20 @@ export const tagIndex = (strapi: Core.Strapi) => ({
    * are built together (see article-index), so what is left are the rows of indexed articles.
    */
   async removeUnindexed(): Promise<void> {
-    // A correlated NOT EXISTS: each row looks its document's entry up by its unique key.
-    await database(strapi).raw(
-      `DELETE FROM ${TABLES.tags} WHERE NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d
-         WHERE d.document_id = ${TABLES.tags}.document_id AND d.article_id = ${TABLES.tags}.article_id)`,
-    );
+    const db = database(strapi);
+    // A batch of documents per statement (see lastOfBatch); a correlated NOT EXISTS:
+    // each row looks its document's entry up by its unique key.
+    for (let after = ''; ; ) {
+      const last = await lastOfBatch(db, TABLES.tags, after);
+      if (last === null) return;
+      await db.raw(
+        `DELETE FROM ${TABLES.tags} WHERE document_id > ? AND document_id <= ? AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d
+           WHERE d.document_id = ${TABLES.tags}.document_id AND d.article_id = ${TABLES.tags}.article_id)`,
+        [after, last],
+      );
+      after = last;
+      await yieldToEventLoop();
+    }
   },
 
   /** Adds the rows of these published article rows, in the current transaction. */

@@ -1,0 +1,100 @@
+'use strict';
+
+// How soon our app answers after it starts on a seeded SQLite file, with its tag and search index
+// as the file has it: complete (a restart), or missing or partly built (a new or imported file),
+// in which case the index is built in the background while the app answers. Reports the seconds
+// to the first answer, what a search and a tag filter cost while the index is built (they read
+// the articles), and with --until-indexed how long the build took.
+//
+//   node bench/start.js [--articles 1000000] [--until-indexed] [--skip-build]
+//
+// Targets (issue 14): the first answer within 5 s of start on a complete index, within 15 s on a
+// missing one.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const Database = require('better-sqlite3');
+const { parseArgs } = require('./lib/args');
+const { build, gitState, machine, say, seed } = require('./lib/run-steps');
+const { RESULTS_DIR } = require('./lib/server-env');
+const { startApp, stopServer } = require('./lib/side-runs');
+const { sqliteStore } = require('./lib/store');
+
+const TARGET_COMPLETE_S = 5;
+const TARGET_MISSING_S = 15;
+// How long to wait for the build with --until-indexed: at a million articles it reads the whole file.
+const BUILD_TIMEOUT_MS = 4 * 3600_000;
+
+/** Published articles and search entries in the file, as the app's boot compares them (counts; the app also compares row-id sums). */
+function indexState(file) {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const published = db.prepare('SELECT COUNT(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
+    const hasIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'artikel_search_docs'").pluck().get() === 1;
+    const indexed = hasIndex ? db.prepare('SELECT COUNT(*) FROM artikel_search_docs').pluck().get() : 0;
+    return { published, indexed };
+  } finally {
+    db.close();
+  }
+}
+
+async function timedGet(baseUrl, url) {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}${url}`);
+  const body = await response.json();
+  return { url, status: response.status, ms: Math.round(performance.now() - started), total: body.meta?.pagination?.total ?? null };
+}
+
+async function waitForLog(logFile, text, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.readFileSync(logFile, 'utf8').includes(text)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return false;
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2), { articles: 1000000, untilIndexed: false, skipBuild: false });
+  const createdAt = new Date().toISOString();
+  const buildInfo = build(options.skipBuild);
+  const seedInfo = await seed(options.articles, 'sqlite');
+  const store = sqliteStore(seedInfo.database);
+  const before = indexState(seedInfo.database);
+  const complete = before.indexed === before.published;
+  say(`\n${before.indexed.toLocaleString('en-US')} of ${before.published.toLocaleString('en-US')} published articles indexed; starting our app ...`);
+
+  const server = await startApp({ store, name: 'start', extra: { LOG_LEVEL: 'info' } });
+  const result = { firstAnswerSeconds: server.startupSeconds, target: complete ? TARGET_COMPLETE_S : TARGET_MISSING_S, duringBuild: [], indexedSeconds: null };
+  say(`[start] first answer after ${server.startupSeconds.toFixed(1)} s (target ${result.target} s)`);
+  try {
+    const baseUrl = `http://127.0.0.1:${server.port}`;
+    const building = fs.readFileSync(server.logFile, 'utf8').includes('building the tag and search index in the background');
+    result.buildingInBackground = building;
+    if (building) {
+      for (const url of ['/api/artikel?q=golden', '/api/artikel?tag=portrait', '/api/artikel']) {
+        const answer = await timedGet(baseUrl, url);
+        result.duringBuild.push(answer);
+        say(`[start] while the index is built: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
+      }
+    }
+    if (building && options.untilIndexed) {
+      const done = await waitForLog(server.logFile, 'the tag and search index is complete', BUILD_TIMEOUT_MS);
+      result.indexedSeconds = done ? (Date.now() - server.startedAt) / 1000 : null;
+      say(`[start] index ${done ? `complete after ${result.indexedSeconds.toFixed(0)} s` : 'not complete in time'}`);
+    }
+  } finally {
+    await stopServer(server);
+  }
+
+  const results = { createdAt, options, machine: machine(), app: gitState(), build: buildInfo, seed: seedInfo, indexBefore: before, indexComplete: complete, ...result, indexAfter: indexState(seedInfo.database) };
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const name = `start-${options.articles}-${complete ? 'complete' : 'incomplete'}`;
+  for (const base of [`${name}-${createdAt.replace(/[:.]/g, '-')}`, `latest-${name}`]) fs.writeFileSync(path.join(RESULTS_DIR, `${base}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  say(`[start] results in bench/results/latest-${name}.json`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
