@@ -240,9 +240,9 @@ const SEARCH_SQL_ON_POSTGRES = {
 };
 
 /** The SQL-level search comparison: FTS5 against LIKE, on the SQLite file itself. */
-function searchSqlOnSqlite(store, samples) {
+function searchSqlOnSqlite(store, samples, options) {
   say('\nSQL-level search comparison ...');
-  return compareSearch(store.file, samples.words.slice(0, SEARCH_SQL_WORDS));
+  return compareSearch(store.file, samples.words.slice(0, options.searchSqlWords));
 }
 
 function serverSummary(name, outcome) {
@@ -300,7 +300,7 @@ async function measureServers({ store, servers, options }) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { store: 'sqlite', articles: 10000, duration: 8, connections: 20, warmup: 2, serverWarmup: 10, skipBuild: false, servers: '', startTimeout: 0 });
+  const options = parseArgs(process.argv.slice(2), { store: 'sqlite', articles: 10000, duration: 8, connections: 20, warmup: 2, serverWarmup: 10, skipBuild: false, servers: '', startTimeout: 0, searchSqlWords: SEARCH_SQL_WORDS });
   if (!STORES.includes(options.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
   options.articles = Math.round(options.articles);
   // The plugin indexes every article at its first start on a freshly seeded database.
@@ -312,7 +312,7 @@ async function main() {
   const buildInfo = build(options.skipBuild);
   const results = await withSeededStore(options, async (store, seedInfo) => {
     const measured = await measureServers({ store, servers, options });
-    const searchSql = store.kind === 'sqlite' ? searchSqlOnSqlite(store, measured.samples) : SEARCH_SQL_ON_POSTGRES;
+    const searchSql = store.kind === 'sqlite' ? searchSqlOnSqlite(store, measured.samples, options) : SEARCH_SQL_ON_POSTGRES;
     return {
       createdAt,
       options: { store: options.store, articles: options.articles, duration: options.duration, warmup: options.warmup, connections: options.connections, servers },
