@@ -19,13 +19,14 @@ const { startCluster, stopCluster } = require('./lib/pg-cluster');
 const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('./lib/report');
 const { compareSearch } = require('./lib/search-sql');
 const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
-const { STORES, describeStore, hasSearchIndex, postgresStore, sqliteStore, withPostgres } = require('./lib/store');
+const { STORES, describeStore, hasSearchIndex, postgresStore, sqliteStore, untilIndexed, withPostgres } = require('./lib/store');
 const { drain } = require('./lib/http-get');
 const { build, gitState, machine, say, seconds, seed } = require('./lib/run-steps');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
 const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
 
+const RAW_SERVER = path.join(BENCH_DIR, 'raw-server.js');
 const SERVER_DEFINITIONS = {
   ours: {
     args: STRAPI_START,
@@ -43,12 +44,12 @@ const SERVER_DEFINITIONS = {
     env: { ARTIKEL_READ_CACHE_MB: '0' },
   },
   raw: {
-    args: [path.join(BENCH_DIR, 'raw-server.js')],
+    args: [RAW_SERVER],
     readyPath: '/api/artikel/latest',
   },
   // raw searching as it would without an index, the LIKE scan: measured on the search only.
   rawlike: {
-    args: [path.join(BENCH_DIR, 'raw-server.js')],
+    args: [RAW_SERVER],
     readyPath: '/api/artikel/latest',
     env: { RAW_SEARCH: 'like' },
     endpoints: ['q'],
@@ -117,6 +118,8 @@ async function startInstances({ name, store, options }) {
       });
       liveServers.add(server);
       started.push(server);
+      // Our app (and stock, the same app) answers at once on a new file and indexes it in the background.
+      if (!definition.args.includes(RAW_SERVER)) await untilIndexed(store, options.startTimeout * 1000, (counts) => say(`[${label}] answering; its index holds ${counts.indexed} of ${counts.published} published articles, waiting for the rest ...`));
       say(`[${label}] ready in ${server.startupSeconds.toFixed(1)} s (log: ${path.relative(process.cwd(), server.logFile)})`);
     }
   } catch (error) {

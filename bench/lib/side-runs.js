@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { APP_DIR, DATA_DIR, randomSecrets, serverEnv } = require('./server-env');
-const { sqliteStore } = require('./store');
+const { sqliteStore, untilIndexed } = require('./store');
 const { freePort, startServer, stopServer } = require('./server-process');
 
 const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
@@ -45,9 +45,9 @@ function createToken(store) {
  * by default our app (`strapi start`); `args` and `readyPath` start another launcher (stock).
  * `extra` adds environment variables (ARTIKEL_READ_CACHE_MB=0 for uncached).
  */
-async function startApp({ store, name, extra = {}, args = STRAPI_START, readyPath = '/api/artikel/latest', readyTimeoutMs = 900_000 }) {
+async function startApp({ store, name, extra = {}, args = STRAPI_START, readyPath = '/api/artikel/latest', readyTimeoutMs = 900_000, waitForIndex = true }) {
   const port = await freePort();
-  return startServer({
+  const server = await startServer({
     name,
     command: process.execPath,
     args,
@@ -57,6 +57,8 @@ async function startApp({ store, name, extra = {}, args = STRAPI_START, readyPat
     logFile: path.join(DATA_DIR, 'logs', `${name}.log`),
     readyTimeoutMs,
   });
+  if (waitForIndex) await untilIndexed(store, readyTimeoutMs);
+  return server;
 }
 
 /** The first administrator, registered through the admin's own route; returns a client for the Content Manager's routes. */

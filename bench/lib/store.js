@@ -106,4 +106,39 @@ async function hasSearchIndex(store) {
   return withPostgres(store, async (client) => (await client.query("SELECT 1 FROM pg_indexes WHERE indexname = 'artikel_search_docs_terms'")).rowCount > 0);
 }
 
-module.exports = { STORES, databaseEnv, describeStore, hasSearchIndex, postgresStore, publishedSlugs, sqliteStore, withDatabaseEnv, withPostgres };
+/** Published articles and the plugin's search entries (0 before its first start): the index is complete when they are equal. */
+async function indexCounts(store) {
+  const published = 'SELECT count(*) AS n FROM articles WHERE published_at IS NOT NULL';
+  const indexed = 'SELECT count(*) AS n FROM artikel_search_docs';
+  if (store.kind === 'sqlite') {
+    return withSqlite(store, (db) => ({
+      published: db.prepare(published).get().n,
+      indexed: tableExists(db, 'artikel_search_docs') ? db.prepare(indexed).get().n : 0,
+    }));
+  }
+  return withPostgres(store, async (client) => {
+    const hasIndex = (await client.query("SELECT 1 FROM pg_tables WHERE tablename = 'artikel_search_docs'")).rowCount > 0;
+    return { published: Number((await client.query(published)).rows[0].n), indexed: hasIndex ? Number((await client.query(indexed)).rows[0].n) : 0 };
+  });
+}
+
+/**
+ * Waits until the app has indexed every published article: it answers at once on a new file and
+ * builds its index in the background, and a measurement during the build would time its scans.
+ */
+async function untilIndexed(store, timeoutMs, onWaiting = () => {}) {
+  const started = Date.now();
+  let nextNotice = started + 30000;
+  for (;;) {
+    const counts = await indexCounts(store);
+    if (counts.indexed >= counts.published) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`the index holds ${counts.indexed} of ${counts.published} published articles after ${timeoutMs / 1000} s`);
+    if (Date.now() >= nextNotice) {
+      onWaiting(counts);
+      nextNotice += 30000;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+module.exports = { STORES, databaseEnv, describeStore, hasSearchIndex, indexCounts, postgresStore, publishedSlugs, sqliteStore, untilIndexed, withDatabaseEnv, withPostgres };
