@@ -42,6 +42,9 @@ export interface SearchIndex {
   filter(query: QueryBuilder, words: string[], documentColumn: RawSql): QueryBuilder;
 }
 
+/** What each database does its own way; isComplete and lastArticleId are the same SQL on both. */
+type DialectSearch = Omit<SearchIndex, 'isComplete' | 'lastArticleId'>;
+
 // Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
 const BATCH = 500;
 const FTS_DEFAULT_AUTOMERGE = 4;
@@ -82,7 +85,7 @@ async function addArticleIdColumn(db: Knex): Promise<void> {
   });
 }
 
-/** See SearchIndex.isComplete: the same SQL on both databases. */
+/** See SearchIndex.isComplete. */
 async function coversThePublishedRows(db: Knex): Promise<boolean> {
   const totals = async (query: QueryBuilder, idColumn: string): Promise<string> => {
     const row = (await query.count({ count: '*' }).sum({ ids: idColumn }).first()) as { count: number | string; ids: number | string | null } | undefined;
@@ -140,7 +143,7 @@ interface PublishedText {
  * articles); its rowid is the id of the document's row in artikel_search_docs, because published
  * article rows are replaced on every publish. Shorter words are matched by a LIKE scan.
  */
-function sqliteSearch(strapi: Core.Strapi): SearchIndex {
+function sqliteSearch(strapi: Core.Strapi): DialectSearch {
   const knex = () => database(strapi);
 
   /** FTS5 rows are addressed by rowid only, so a document's entry is removed through its docs row. */
@@ -182,9 +185,6 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
     return rows.map((row) => Number(row.article_id));
   };
 
-  // FTS5 takes these settings as integers only, and better-sqlite3 binds a number as a real: they are written into the SQL.
-  const setAutomerge = (segments: number): Promise<unknown> => knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${Math.trunc(segments)})`);
-
   return {
     async ensure({ empty }) {
       if (empty) {
@@ -204,8 +204,9 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
         `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.search} USING fts5(title, content, tags, tokenize = 'trigram', content = '', contentless_delete = 1)`,
       );
       // Earlier versions paused FTS5's automatic merging during a build; written on every boot, so a
-      // build of theirs cut off by a stop or a crash does not leave it paused.
-      await setAutomerge(FTS_DEFAULT_AUTOMERGE);
+      // build of theirs cut off by a stop or a crash does not leave it paused. (FTS5 takes the value
+      // as an integer only, and better-sqlite3 binds a number as a real: it is written into the SQL.)
+      await knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${FTS_DEFAULT_AUTOMERGE})`);
     },
 
     async sync(trx, documentId) {
@@ -213,15 +214,11 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
       await add(trx, { documentId });
     },
 
-    isComplete: () => coversThePublishedRows(readDatabase(strapi)),
-
     async removeStale() {
       const stale = await staleEntries(knex());
       await knex().transaction((trx) => remove(trx, stale));
       return stale;
     },
-
-    lastArticleId: () => lastArticleId(knex()),
 
     async addMissing(afterId, throughId) {
       // FTS5's automatic merging stays on: it merges a little after each chunk. Paused, the segments
@@ -274,7 +271,7 @@ function sqliteSearch(strapi: Core.Strapi): SearchIndex {
  * the distinct words ever published. Without pg_trgm (a role that may not create it) the dictionary
  * is scanned: slower, same answers.
  */
-function postgresSearch(strapi: Core.Strapi): SearchIndex {
+function postgresSearch(strapi: Core.Strapi): DialectSearch {
   const knex = () => database(strapi);
 
   const insertEntries = async (db: Knex, rows: PublishedText[]): Promise<void> => {
@@ -338,8 +335,6 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
       await insertEntries(trx, published);
     },
 
-    isComplete: () => coversThePublishedRows(readDatabase(strapi)),
-
     async removeStale() {
       const stale = await staleEntries(knex());
       for (let start = 0; start < stale.length; start += BATCH) {
@@ -347,8 +342,6 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
       }
       return stale;
     },
-
-    lastArticleId: () => lastArticleId(knex()),
 
     async addMissing(afterId, throughId) {
       const rows = (await knex()({ a: TABLES.articles })
@@ -389,5 +382,9 @@ function postgresSearch(strapi: Core.Strapi): SearchIndex {
 }
 
 export function searchIndex(strapi: Core.Strapi): SearchIndex {
-  return isSqlite(strapi) ? sqliteSearch(strapi) : postgresSearch(strapi);
+  return {
+    isComplete: () => coversThePublishedRows(readDatabase(strapi)),
+    lastArticleId: () => lastArticleId(database(strapi)),
+    ...(isSqlite(strapi) ? sqliteSearch(strapi) : postgresSearch(strapi)),
+  };
 }
