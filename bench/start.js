@@ -13,30 +13,16 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const Database = require('better-sqlite3');
 const { parseArgs } = require('./lib/args');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
 const { startApp, stopServer } = require('./lib/side-runs');
-const { sqliteStore } = require('./lib/store');
+const { indexCounts, sqliteStore, untilIndexed } = require('./lib/store');
 
 const TARGET_COMPLETE_S = 5;
 const TARGET_MISSING_S = 15;
 // How long to wait for the build with --until-indexed: at a million articles it reads the whole file.
 const BUILD_TIMEOUT_MS = 4 * 3600_000;
-
-/** Published articles and search entries in the file, as the app's boot compares them (counts; the app also compares row-id sums). */
-function indexState(file) {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const published = db.prepare('SELECT COUNT(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
-    const hasIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'artikel_search_docs'").pluck().get() === 1;
-    const indexed = hasIndex ? db.prepare('SELECT COUNT(*) FROM artikel_search_docs').pluck().get() : 0;
-    return { published, indexed };
-  } finally {
-    db.close();
-  }
-}
 
 async function timedGet(baseUrl, url) {
   const started = performance.now();
@@ -45,31 +31,23 @@ async function timedGet(baseUrl, url) {
   return { url, status: response.status, ms: Math.round(performance.now() - started), total: body.meta?.pagination?.total ?? null };
 }
 
-async function waitForLog(logFile, text, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (fs.readFileSync(logFile, 'utf8').includes(text)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  return false;
-}
-
 async function main() {
   const options = parseArgs(process.argv.slice(2), { articles: 1000000, untilIndexed: false, skipBuild: false });
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');
   const store = sqliteStore(seedInfo.database);
-  const before = indexState(seedInfo.database);
+  const before = await indexCounts(store);
   const complete = before.indexed === before.published;
   say(`\n${before.indexed.toLocaleString('en-US')} of ${before.published.toLocaleString('en-US')} published articles indexed; starting our app ...`);
 
-  const server = await startApp({ store, name: 'start', extra: { LOG_LEVEL: 'info' }, waitForIndex: false });
+  const server = await startApp({ store, name: 'start', waitForIndex: false });
   const result = { firstAnswerSeconds: server.startupSeconds, target: complete ? TARGET_COMPLETE_S : TARGET_MISSING_S, duringBuild: [], indexedSeconds: null };
   say(`[start] first answer after ${server.startupSeconds.toFixed(1)} s (target ${result.target} s)`);
   try {
     const baseUrl = `http://127.0.0.1:${server.port}`;
-    const building = fs.readFileSync(server.logFile, 'utf8').includes('building the tag and search index in the background');
+    // The app builds in the background what the file's search entries do not cover.
+    const building = !complete;
     result.buildingInBackground = building;
     if (building) {
       for (const url of ['/api/artikel?q=golden', '/api/artikel?tag=portrait', '/api/artikel']) {
@@ -79,15 +57,15 @@ async function main() {
       }
     }
     if (building && options.untilIndexed) {
-      const done = await waitForLog(server.logFile, 'the tag and search index is complete', BUILD_TIMEOUT_MS);
-      result.indexedSeconds = done ? (Date.now() - server.startedAt) / 1000 : null;
-      say(`[start] index ${done ? `complete after ${result.indexedSeconds.toFixed(0)} s` : 'not complete in time'}`);
+      await untilIndexed(store, BUILD_TIMEOUT_MS);
+      result.indexedSeconds = (Date.now() - server.startedAt) / 1000;
+      say(`[start] index complete after ${result.indexedSeconds.toFixed(0)} s`);
     }
   } finally {
     await stopServer(server);
   }
 
-  const results = { createdAt, options, machine: machine(), app: gitState(), build: buildInfo, seed: seedInfo, indexBefore: before, indexComplete: complete, ...result, indexAfter: indexState(seedInfo.database) };
+  const results = { createdAt, options, machine: machine(), app: gitState(), build: buildInfo, seed: seedInfo, indexBefore: before, indexComplete: complete, ...result, indexAfter: await indexCounts(store) };
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const name = `start-${options.articles}-${complete ? 'complete' : 'incomplete'}`;
   for (const base of [`${name}-${createdAt.replace(/[:.]/g, '-')}`, `latest-${name}`]) fs.writeFileSync(path.join(RESULTS_DIR, `${base}.json`), `${JSON.stringify(results, null, 2)}\n`);
