@@ -131,6 +131,31 @@ function parseGalleryRow(row: GalleryRow): MediaRecord {
   };
 }
 
+// The columns of SummaryRow, as summaryRows selects them.
+const SUMMARY_COLUMNS = [
+  'a.document_id',
+  'a.title',
+  'a.slug',
+  'a.summary',
+  'a.content',
+  'a.tags',
+  'a.cover_image_url',
+  'a.author',
+  'a.published_at',
+  'a.updated_at',
+  'a.created_at',
+  'c.name AS category_name',
+  'c.slug AS category_slug',
+  'v.views AS views',
+  'f.url AS cover_media_url',
+  'f.width AS cover_width',
+  'f.height AS cover_height',
+  'f.mime AS cover_mime',
+  'f.alternative_text AS cover_alt',
+  'f.caption AS cover_caption',
+  'f.formats AS cover_formats',
+];
+
 const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id: string }>).map((row) => String(row.document_id));
 
 /**
@@ -212,34 +237,15 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       })
       .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id');
 
-  /** The summary columns of each article (its category, view count and uploaded cover), and any `extra` columns of `a`. */
+  /**
+   * The summary columns of each article (its category, view count and uploaded cover), and any
+   * `extra` columns of `a`. Written as one piece of SQL: knex quotes each named column anew on
+   * every query, a tenth of an uncached latest's time. None of the names needs quoting.
+   */
   const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> =>
     (await withCoverFile(withCategory(query))
       .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
-      .select(
-        'a.document_id',
-        'a.title',
-        'a.slug',
-        'a.summary',
-        'a.content',
-        'a.tags',
-        'a.cover_image_url',
-        'a.author',
-        'a.published_at',
-        'a.updated_at',
-        'a.created_at',
-        'c.name as category_name',
-        'c.slug as category_slug',
-        'v.views as views',
-        'f.url as cover_media_url',
-        'f.width as cover_width',
-        'f.height as cover_height',
-        'f.mime as cover_mime',
-        'f.alternative_text as cover_alt',
-        'f.caption as cover_caption',
-        'f.formats as cover_formats',
-        ...extra,
-      )) as Row[];
+      .select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')))) as Row[];
 
   const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => (await summaryRows(query)).map(parseSummaryRow);
 

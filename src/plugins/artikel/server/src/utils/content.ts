@@ -112,9 +112,49 @@ export function truncateAtWord(text: string, maxLength: number): string {
 
 const WORDS_PER_MINUTE = 200;
 
-// Words a reader reads: runs of letters and digits (apostrophes and hyphens inside a word keep it whole).
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const MARKUP = /<[^>]*>|\]\([^)]*\)|^\s*\[[^\]]+\]:.*$/gm;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const APOSTROPHE = 0x27;
+const RIGHT_SINGLE_QUOTE = 0x2019;
+const HYPHEN = 0x2d;
+
+// Whether each code point below 0x3000 (Latin, Greek, Cyrillic and the other alphabets of most
+// articles) is a letter or digit: 0 not yet asked, 1 yes, 2 no. Filled as texts are read.
+const CACHED_CLASSES_BELOW = 0x3000;
+const letterOrDigitClass = new Uint8Array(CACHED_CLASSES_BELOW);
+
+function isLetterOrDigit(codePoint: number): boolean {
+  if (codePoint < 0x80) return (codePoint >= 0x30 && codePoint <= 0x39) || ((codePoint | 0x20) >= 0x61 && (codePoint | 0x20) <= 0x7a);
+  if (codePoint >= CACHED_CLASSES_BELOW) return LETTER_OR_DIGIT.test(String.fromCodePoint(codePoint));
+  if (letterOrDigitClass[codePoint] === 0) letterOrDigitClass[codePoint] = LETTER_OR_DIGIT.test(String.fromCodePoint(codePoint)) ? 1 : 2;
+  return letterOrDigitClass[codePoint] === 1;
+}
+
+/**
+ * The words a reader reads: runs of letters and digits, an apostrophe or hyphen between two of them
+ * keeping the run one word (what /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*\/gu matches). Counted in
+ * one pass without building the words: this runs for every summary of every list page, and
+ * collecting a 3 KB article's 500 words was a tenth of an uncached list's time.
+ */
+export function wordCount(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let index = 0; index < text.length; ) {
+    const codePoint = text.codePointAt(index) as number;
+    const width = codePoint > 0xffff ? 2 : 1;
+    if (isLetterOrDigit(codePoint)) {
+      if (!inWord) words += 1;
+      inWord = true;
+    } else if (inWord && (codePoint === APOSTROPHE || codePoint === RIGHT_SINGLE_QUOTE || codePoint === HYPHEN)) {
+      const next = text.codePointAt(index + 1);
+      inWord = next !== undefined && isLetterOrDigit(next);
+    } else {
+      inWord = false;
+    }
+    index += width;
+  }
+  return words;
+}
 
 /**
  * Minutes to read at 200 words a minute, at least 1. Counted on the content with its HTML tags
@@ -122,6 +162,5 @@ const MARKUP = /<[^>]*>|\]\([^)]*\)|^\s*\[[^\]]+\]:.*$/gm;
  * this runs for every article of every list page.
  */
 export function readingTimeMinutes(content: string): number {
-  const words = content.replace(MARKUP, ' ').match(WORD)?.length ?? 0;
-  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
+  return Math.max(1, Math.ceil(wordCount(content.replace(MARKUP, ' ')) / WORDS_PER_MINUTE));
 }
