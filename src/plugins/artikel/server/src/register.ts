@@ -4,11 +4,13 @@ import { registerDocumentMiddlewares } from './document-middlewares';
 import { insidePipeline } from './document-middlewares/pipeline-scope';
 import { ARTICLE_UID, CATEGORY_UID, VIEW_COUNT_UID } from './constants';
 import { getService } from './utils/get-service';
+import { extendStrapiMiddlewares } from './strapi-middlewares';
 
 const UPLOAD_FILE_UID = 'plugin::upload.file';
 
 const register = ({ strapi }: { strapi: Core.Strapi }) => {
   registerDocumentMiddlewares(strapi);
+  extendStrapiMiddlewares(strapi);
   reserveRouteSlugsInContentManager(strapi);
 
   // Cover and gallery URLs, alt texts and captions come from the Media Library, whose files are

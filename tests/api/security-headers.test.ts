@@ -1,0 +1,80 @@
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import Koa from 'koa';
+import supertest from 'supertest';
+import { createArticle } from '../helpers/fixtures';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+// Every header helmet may set or leave out.
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-embedder-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
+type Method = 'get' | 'head' | 'post' | 'delete';
+type HeaderValue = string | string[] | undefined;
+
+const securityHeadersOf = (headers: Record<string, HeaderValue>): Record<string, HeaderValue> =>
+  Object.fromEntries(SECURITY_HEADERS.map((name) => [name, headers[name]]));
+
+let app: TestApp;
+let strapiSecurityAlone: supertest.Agent;
+
+beforeAll(async () => {
+  app = await startStrapi();
+  await createArticle(app.strapi, { title: 'Harbour at dawn', slug: 'harbour-at-dawn' });
+  // Strapi's own strapi::security by itself (the app's registry holds it extended), built from the
+  // app's middleware config, which gives it none. Loaded by its file: @strapi/core exports no deep paths.
+  const securityFile = path.join(path.dirname(require.resolve('@strapi/core/package.json')), 'dist/middlewares/security.js');
+  const factory = (require(securityFile) as { security: (config: object, context: { strapi: Core.Strapi }) => Koa.Middleware }).security;
+  const alone = new Koa();
+  alone.use(factory({}, { strapi: app.strapi }));
+  alone.use((ctx) => {
+    ctx.body = 'ok';
+  });
+  strapiSecurityAlone = supertest.agent(alone.callback());
+});
+
+afterAll(async () => {
+  await app.stop();
+});
+
+describe('security headers', () => {
+  it.each<[Method, string]>([
+    ['get', '/api/artikel'],
+    ['get', '/api/artikel/harbour-at-dawn'],
+    ['head', '/api/artikel/latest'],
+    ['get', '/api/artikel/no-such-article'],
+    ['post', '/api/artikel'],
+    ['delete', '/api/artikel/harbour-at-dawn'],
+    ['get', '/admin/init'],
+    ['post', '/admin/login'],
+    ['get', '/documentation'],
+    ['get', '/uploads/missing.jpg'],
+  ])('%s %s carries exactly the headers strapi::security gives it', async (method, path) => {
+    const served = await app.api()[method](path);
+    const expected = await strapiSecurityAlone[method](path);
+    expect(securityHeadersOf(served.headers)).toEqual(securityHeadersOf(expected.headers));
+    // Not a comparison of two empty sets: every answer has its policy.
+    expect(served.headers['content-security-policy']).toMatch(/default-src 'self'/);
+  });
+});
+
+describe('bodies of requests', () => {
+  it('answers a GET that carries a JSON body as one without it', async () => {
+    const withBody = await app.api().get('/api/artikel/harbour-at-dawn').set('Content-Type', 'application/json').send('{"title":"ignored"}');
+    expect(withBody.status).toBe(200);
+    expect(withBody.body.data).toMatchObject({ slug: 'harbour-at-dawn', title: 'Harbour at dawn' });
+  });
+});
