@@ -263,6 +263,10 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     categoryIdsNamed,
 
     async count(filters: ArticleFilters): Promise<number> {
+      if (filters.category === null && filters.tagKey === null && filters.words.length > 0) {
+        const matches = await searchIndex(strapi).countAlone(filters.words);
+        if (matches !== null) return matches;
+      }
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return 0;
       const row = (await selected.query.count({ total: '*' }).first()) as { total: number | string } | undefined;
