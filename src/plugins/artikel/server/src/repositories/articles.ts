@@ -210,7 +210,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
   const filtered = async (filters: ArticleFilters, { forPage }: { forPage: boolean }): Promise<{ query: QueryBuilder } | null> => {
     const column = (name: string): RawSql => (forPage ? pageColumn(name) : knex().raw('??', [name]));
     const query = publishedRows();
-    searchIndex(strapi).filter(query, filters.words, column('a.document_id'));
+    searchIndex(strapi).filter(query, filters.words, column('a.document_id'), { forPage });
     if (filters.category !== null) {
       const categoryIds = await categoryIdsNamed(filters.category);
       if (categoryIds.length === 0) return null;
