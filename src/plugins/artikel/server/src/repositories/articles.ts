@@ -326,12 +326,12 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     },
 
     /**
-     * Up to `limit` documents sharing the most of these tag keys with an article, ranked by shared
-     * tags, then its category first, then newest; never the article itself; each with its rank.
-     * Only the newest RELATED_CANDIDATES_PER_TAG articles of each tag are candidates, so the cost
-     * does not grow with the archive.
+     * Up to `limit` published articles sharing the most of these tag keys with an article, ranked by
+     * shared tags, then its category first, then newest; never the article itself; each with its
+     * rank. Only the newest RELATED_CANDIDATES_PER_TAG articles of each tag are candidates, so the
+     * cost does not grow with the archive. The summaries come with the ranking, in one query.
      */
-    async sharingTags(article: { documentId: string; tagKeys: string[]; categoryId: number | null }, limit: number): Promise<Array<{ documentId: string; rank: RelatedRank }>> {
+    async sharingTags(article: { documentId: string; tagKeys: string[]; categoryId: number | null }, limit: number): Promise<Array<{ record: ArticleRecord; rank: RelatedRank }>> {
       if (article.tagKeys.length === 0) return [];
       // A UNION of per-tag LIMITs has no query-builder form; PostgreSQL needs an alias on every subquery in FROM.
       // UNION ALL: IN needs no duplicates removed, and SQLite's UNION sorted every tag's candidates to remove them (a third of the query's time).
@@ -365,18 +365,30 @@ export const publishedArticles = (strapi: Core.Strapi) => {
         article.categoryId === null ? 'CASE WHEN 1 = 0 THEN 1 ELSE 0 END' : 'CASE WHEN l.category_id = ? THEN 1 ELSE 0 END',
         article.categoryId === null ? [] : [article.categoryId],
       );
-      const rows = (await published()
+      // Ranked on the candidates' small columns first; only the chosen few are read with their
+      // summaries (sorting every candidate with its text took 1.5 instead of 0.9 ms).
+      const ranked = publishedRows()
+        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
         .join(knex().raw('? AS s', [sharing]), 's.document_id', 'a.document_id')
-        .select('a.document_id', 's.shared', 'l.category_id', 'a.published_at', 'a.created_at')
-        .orderBy([{ column: 's.shared', order: 'desc' }])
-        .orderByRaw('? DESC', [sameCategory])
+        .select('a.id', 's.shared', knex().raw('? AS same_category', [sameCategory]))
         .orderBy([
+          { column: 's.shared', order: 'desc' },
+          { column: 'same_category', order: 'desc' },
           { column: 'a.published_at', order: 'desc' },
           { column: 'a.created_at', order: 'desc' },
         ])
-        .limit(limit)) as Array<{ document_id: string; shared: number | string; category_id: number | string | null; published_at: unknown; created_at: unknown }>;
+        .limit(limit);
+      const chosen = publishedRows()
+        .join(knex().raw('? AS r', [ranked]), 'r.id', 'a.id')
+        .orderBy([
+          { column: 'r.shared', order: 'desc' },
+          { column: 'r.same_category', order: 'desc' },
+          { column: 'a.published_at', order: 'desc' },
+          { column: 'a.created_at', order: 'desc' },
+        ]);
+      const rows = await summaryRows<SummaryRow & { shared: number | string; category_id: number | string | null }>(chosen, ['r.shared', 'l.category_id']);
       return rows.map((row) => ({
-        documentId: String(row.document_id),
+        record: parseSummaryRow(row),
         rank: {
           shared: Number(row.shared),
           sameCategory: article.categoryId !== null && row.category_id !== null && Number(row.category_id) === article.categoryId,

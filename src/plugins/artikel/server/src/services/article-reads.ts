@@ -111,7 +111,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   const relatedTo = async (article: RelatedKey): Promise<{ related: ArticleSummary[]; dependencies: ReadDependencies }> => {
     const tagKeys = parseTags(article.tags).map(tagKey);
     const byTags = await articles.sharingTags({ documentId: article.documentId, tagKeys, categoryId: article.categoryId }, RELATED_COUNT);
-    const chosen = byTags.map((candidate) => candidate.documentId);
+    const chosen = byTags.map((candidate) => candidate.record.documentId);
     const choice: TagChoice = { tagKeys, categoryId: article.categoryId, chosen: [...chosen], lastRank: chosen.length === RELATED_COUNT ? byTags[RELATED_COUNT - 1].rank : null };
     const scopes: ReadScope[] = [documentScope(article.documentId)];
     // The category only orders articles that share a tag; it chooses by itself only when too few share one.
@@ -123,8 +123,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       scopes.push(PUBLISHED);
       chosen.push(...(await articles.newestExcept([article.documentId, ...chosen], null, RELATED_COUNT - chosen.length)));
     }
+    // The fill's summaries are read by id; those chosen by tags came with their ranking.
+    const fill = await articles.byDocumentIds(chosen.slice(byTags.length));
     return {
-      related: summariesOf(await articles.byDocumentIds(chosen)),
+      related: summariesOf([...byTags.map((candidate) => candidate.record), ...fill]),
       dependencies: { scopes: [...scopes, ...chosen.map(documentScope)], changedBy: (write) => tagChoiceChangedBy(choice, write) },
     };
   };
