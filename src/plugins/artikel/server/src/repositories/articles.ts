@@ -131,6 +131,13 @@ function parseGalleryRow(row: GalleryRow): MediaRecord {
   };
 }
 
+/**
+ * Up to this many matches a page is read through its matches (each read once, then sorted), beyond
+ * it by a walk newest first (which reads about published / matches rows per article on the page).
+ * At 10,000 articles a walk for a word in no article took 20 ms; through 1,911 matches, 6 ms.
+ */
+const FEW_MATCHES = 500;
+
 // The columns of SummaryRow, as summaryRows selects them.
 const SUMMARY_COLUMNS = [
   'a.document_id',
@@ -273,9 +280,14 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       return Number(row?.total ?? 0);
     },
 
-    /** One page of the filtered articles, newest first. */
-    async newest(filters: ArticleFilters, limit: number, offset = 0): Promise<ArticleRecord[]> {
-      const selected = await filtered(filters, { forPage: true });
+    /**
+     * One page of the filtered articles, newest first. `matching`, when the caller has counted
+     * them: up to FEW_MATCHES, the page is read through the matches and sorted, instead of walking
+     * every published article newest first until a page is found (the whole archive, for a word in
+     * a handful of articles).
+     */
+    async newest(filters: ArticleFilters, limit: number, offset = 0, matching?: number): Promise<ArticleRecord[]> {
+      const selected = await filtered(filters, { forPage: matching === undefined || matching > FEW_MATCHES });
       return selected === null ? [] : records(newestFirst(selected.query).limit(limit).offset(offset));
     },
 

@@ -193,7 +193,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           const filters = filtersOf(query);
           const total = await articles.count(filters);
           const offset = (query.page - 1) * query.limit;
-          const data = offset >= total ? [] : summariesOf(await articles.newest(filters, query.limit, offset));
+          const data = offset >= total ? [] : summariesOf(await articles.newest(filters, query.limit, offset, total));
           return {
             page: { data, meta: { pagination: { page: query.page, limit: query.limit, total, page_count: Math.ceil(total / query.limit) } } },
             dependencies: await listDependencies(filters),
