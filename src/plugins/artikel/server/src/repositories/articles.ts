@@ -132,11 +132,12 @@ function parseGalleryRow(row: GalleryRow): MediaRecord {
 }
 
 /**
- * Up to this many matches a page is read through its matches (each read once, then sorted), beyond
- * it by a walk newest first (which reads about published / matches rows per article on the page).
- * At 10,000 articles a walk for a word in no article took 20 ms; through 1,911 matches, 6 ms.
+ * Up to this many matches a page is read through its matches (each article's row read once, then
+ * the ids sorted), beyond it by a walk newest first, which reads about published / matches rows per
+ * article on the page. At 10,000 articles a walk for a word in no article took 20 ms; but with 300
+ * to 600 matches the walk was cheaper (a tag filter: 423 against 313 req/s with the line at 500).
  */
-const FEW_MATCHES = 500;
+const FEW_MATCHES = 100;
 
 // The columns of SummaryRow, as summaryRows selects them.
 const SUMMARY_COLUMNS = [
@@ -283,12 +284,17 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     /**
      * One page of the filtered articles, newest first. `matching`, when the caller has counted
      * them: up to FEW_MATCHES, the page is read through the matches and sorted, instead of walking
-     * every published article newest first until a page is found (the whole archive, for a word in
+     * the published articles newest first until a page is found (the whole archive, for a word in
      * a handful of articles).
      */
     async newest(filters: ArticleFilters, limit: number, offset = 0, matching?: number): Promise<ArticleRecord[]> {
-      const selected = await filtered(filters, { forPage: matching === undefined || matching > FEW_MATCHES });
-      return selected === null ? [] : records(newestFirst(selected.query).limit(limit).offset(offset));
+      const walk = matching === undefined || matching > FEW_MATCHES;
+      const selected = await filtered(filters, { forPage: walk });
+      if (selected === null) return [];
+      if (walk) return records(newestFirst(selected.query).limit(limit).offset(offset));
+      // The matches are sorted by their ids and dates alone; only the page's rows are read with their summaries.
+      const page = newestFirst(selected.query.select('a.id')).limit(limit).offset(offset);
+      return records(newestFirst(publishedRows().whereIn('a.id', page)));
     },
 
     /**
