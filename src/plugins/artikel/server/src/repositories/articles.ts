@@ -134,8 +134,9 @@ function parseGalleryRow(row: GalleryRow): MediaRecord {
 /**
  * Up to this many matches a page is read through its matches (each article's row read once, then
  * the ids sorted), beyond it by a walk newest first, which reads about published / matches rows per
- * article on the page. At 10,000 articles a walk for a word in no article took 20 ms; but with 300
- * to 600 matches the walk was cheaper (a tag filter: 423 against 313 req/s with the line at 500).
+ * article on the page. At 10,000 articles a walk for a word in no article took 20 ms; but with 240
+ * to 480 matches the walk reads fewer rows (the benchmark's uncached tag filters, four of them in
+ * that range: 154 instead of 474 req/s with the line at 500).
  */
 const FEW_MATCHES = 100;
 
