@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID, RELATED_CANDIDATES_PER_TAG, TABLES } from '../constants';
+import { ARTICLE_UID, PUBLISHED_ARTICLE_IDS_INDEX, RELATED_CANDIDATES_PER_TAG, TABLES } from '../constants';
 import { type ArticleDetailRecord, type ArticleRecord, toEpochMs, toIsoString } from '../utils/article-records';
 import type { RelatedRank } from '../utils/related-ranking';
 import type { ArticlePlace } from '../utils/written-scope';
@@ -181,6 +181,16 @@ export const publishedArticles = (strapi: Core.Strapi) => {
   /** Published article rows (alias `a`): the base of every query here. */
   const publishedRows = (): QueryBuilder => knex()({ a: TABLES.articles }).whereNotNull('a.published_at');
 
+  /**
+   * The same rows, for a query that picks them by their ids (a category's links): SQLite looks each
+   * id up in the index of published ids instead of reading the row, whose published_at lies past
+   * its text, in its overflow pages. Counting a category of 700 of 10,000 articles took 0.8 instead
+   * of 5.0 ms. SQLite's planner takes the index by itself only once ANALYZE has run; PostgreSQL's
+   * chooses it by itself.
+   */
+  const publishedRowsById = (): QueryBuilder =>
+    sqlite ? knex().from(knex().raw('?? AS a INDEXED BY ??', [TABLES.articles, PUBLISHED_ARTICLE_IDS_INDEX])).whereNotNull('a.published_at') : publishedRows();
+
   /** Joins each article row to its category link (`l`) and category (`c`). */
   const withCategory = (query: QueryBuilder): QueryBuilder =>
     query.leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id').leftJoin({ c: TABLES.categories }, 'c.id', 'l.category_id');
@@ -218,7 +228,8 @@ export const publishedArticles = (strapi: Core.Strapi) => {
    */
   const filtered = async (filters: ArticleFilters, { forPage }: { forPage: boolean }): Promise<{ query: QueryBuilder } | null> => {
     const column = (name: string): RawSql => (forPage ? pageColumn(name) : knex().raw('??', [name]));
-    const query = publishedRows();
+    // A page walks the published_at index instead (see pageColumn).
+    const query = filters.category !== null && !forPage ? publishedRowsById() : publishedRows();
     searchIndex(strapi).filter(query, filters.words, column('a.document_id'), { forPage });
     if (filters.category !== null) {
       const categoryIds = await categoryIdsNamed(filters.category);
