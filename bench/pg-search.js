@@ -15,6 +15,7 @@ const cliProgress = require('cli-progress');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { searchWordSample, SEARCH_SQL_WORDS } = require('./lib/endpoints');
 const { startCluster, stopCluster } = require('./lib/pg-cluster');
+const { median } = require('./lib/median');
 
 const ROOT = path.resolve(__dirname, '..');
 const BATCH = 500;
@@ -26,12 +27,6 @@ function pluginSearchTerms() {
 }
 
 const wholeText = (article) => [article.title, article.content, article.tags].map((text) => (text ?? '').toLowerCase()).join('\n');
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function timedCount(client, sql, values) {
   const start = process.hrtime.bigint();

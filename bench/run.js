@@ -1,13 +1,14 @@
 'use strict';
 
-// The benchmark in one command: build, seed, then for each server in turn (ours, stock Strapi,
-// raw) start it, check every endpoint answers correctly, warm up and measure with autocannon from
-// a separate process; print the table and write bench/results/. With --store postgres the data goes
-// into a throwaway PostgreSQL cluster started for the run (and removed after it), raw is left out
-// (it reads SQLite only) and ours2, two instances of our app on the one database, can be measured.
+// The benchmark in one command: build, seed, start every server (ours, stock Strapi, raw, ...)
+// and warm it up, then per endpoint check that each answers correctly and measure them all with
+// autocannon from a separate process, in rounds (every server once per round); print the table and
+// write bench/results/. With --store postgres the data goes into a throwaway PostgreSQL cluster
+// started for the run (and removed after it), raw is left out (it reads SQLite only) and ours2, two
+// instances of our app on the one database, can be measured.
 //
-//   node bench/run.js [--store sqlite|postgres] [--articles 10000] [--duration 8] [--connections 20]
-//                     [--warmup 2] [--skip-build] [--servers ours,stock,raw] [--start-timeout S]
+//   node bench/run.js [--store sqlite|postgres] [--articles 10000] [--duration 4] [--rounds 3]
+//                     [--connections 20] [--warmup 1] [--skip-build] [--servers ours,stock,raw] [--start-timeout S]
 
 const path = require('node:path');
 const { parseArgs } = require('./lib/args');
@@ -148,36 +149,73 @@ async function checkInstances({ name, ports, endpoint, samples }) {
 /** Whether the server answers this endpoint in the benchmark (rawlike answers the search only). */
 const serves = (name, endpoint) => !SERVER_DEFINITIONS[name].endpoints || SERVER_DEFINITIONS[name].endpoints.includes(endpoint.key);
 
-/** One server (one or more instances): start, check each endpoint, measure each endpoint, stop. */
-async function benchServer({ name, store, plan: fullPlan, samples, options }) {
+/** Starts a server's instances and warms them up; a server that cannot start is reported, not fatal. */
+async function startWarm({ name, store, plan: fullPlan, options }) {
   const definition = SERVER_DEFINITIONS[name];
   const plan = fullPlan.filter((endpoint) => serves(name, endpoint));
-  const instances = await startInstances({ name, store, options });
-  const ports = instances.map((instance) => instance.port);
-  const outcome = { startupSeconds: instances[0].startupSeconds, endpoints: {} };
-  if (instances.length > 1) outcome.instanceStartupSeconds = instances.map((instance) => instance.startupSeconds);
+  let instances;
   try {
-    if (options.serverWarmup > 0) {
-      // A freshly started Node server needs some ten seconds of load before the JIT has settled;
-      // without this the first endpoints measured pay for it. Every endpoint's requests, interleaved.
-      const longest = Math.max(...plan.map((endpoint) => endpoint.paths[name].length));
-      const mixed = Array.from({ length: longest }, (_, i) => plan.map((endpoint) => endpoint.paths[name][i % endpoint.paths[name].length])).flat();
-      say(`[${name}] warming up for ${options.serverWarmup} s on every endpoint ...`);
-      await runLoad({ ports, paths: mixed, connections: options.connections, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
-      await settle(name, ports, definition.readyPath);
-    }
-    for (const endpoint of plan) {
-      const check = await checkInstances({ name, ports, endpoint, samples });
-      for (const problem of check.problems) say(`[${name}] ${endpoint.key}: CHECK FAILED ${problem}`);
-      const run = await runLoad({ ports, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: definition.readyPath });
-      say(`[${name}] ${endpoint.label.padEnd(28)} ${describeRun(run)}`);
-      await settle(name, ports, definition.readyPath);
-      outcome.endpoints[endpoint.key] = { run, check };
-    }
-  } finally {
-    await stopServers(instances);
+    instances = await startInstances({ name, store, options });
+  } catch (error) {
+    say(`[${name}] FAILED: ${error.message}`);
+    return { failed: error.message.split('\n')[0], endpoints: {} };
+  }
+  const ports = instances.map((instance) => instance.port);
+  const outcome = { instances, ports, startupSeconds: instances[0].startupSeconds, endpoints: {} };
+  if (instances.length > 1) outcome.instanceStartupSeconds = instances.map((instance) => instance.startupSeconds);
+  if (options.serverWarmup > 0) {
+    // A freshly started Node server needs some ten seconds of load before the JIT has settled;
+    // without this the first endpoints measured pay for it. Every endpoint's requests, interleaved.
+    const longest = Math.max(...plan.map((endpoint) => endpoint.paths[name].length));
+    const mixed = Array.from({ length: longest }, (_, i) => plan.map((endpoint) => endpoint.paths[name][i % endpoint.paths[name].length])).flat();
+    say(`[${name}] warming up for ${options.serverWarmup} s on every endpoint ...`);
+    await runLoad({ ports, paths: mixed, connections: options.connections, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
+    await settle(name, ports, definition.readyPath);
   }
   return outcome;
+}
+
+/** The run of middle speed among a server's rounds (the lower middle of an even number). */
+function medianRun(runs) {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/**
+ * One endpoint on every live server: each checked, then `options.rounds` rounds, each running every
+ * server's window once, the order turned by one server per round. A slower stretch of this shared
+ * machine then falls on the servers of a round alike, and each ratio is taken within a round (see
+ * ratiosOf). A server that fails a window is measured no further.
+ */
+async function measureEndpoint({ endpoint, live, outcomes, samples, options }) {
+  const measuring = live.filter((name) => serves(name, endpoint) && !outcomes[name].failed);
+  for (const name of measuring) {
+    const check = await checkInstances({ name, ports: outcomes[name].ports, endpoint, samples });
+    for (const problem of check.problems) say(`[${name}] ${endpoint.key}: CHECK FAILED ${problem}`);
+    outcomes[name].endpoints[endpoint.key] = { check, rounds: [] };
+  }
+  for (let round = 0; round < options.rounds; round += 1) {
+    const order = measuring.map((_, i) => measuring[(i + round) % measuring.length]);
+    for (const name of order.filter((server) => !outcomes[server].failed)) {
+      const { ports } = outcomes[name];
+      const { readyPath } = SERVER_DEFINITIONS[name];
+      try {
+        // Every path once before the first round only: a server's cache keeps them for the next rounds.
+        const run = await runLoad({ ports, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, visitEveryPath: round === 0, drainPath: readyPath });
+        say(`[${name}] ${endpoint.label.padEnd(28)} ${options.rounds > 1 ? `round ${round + 1}: ` : ''}${describeRun(run)}`);
+        await settle(name, ports, readyPath);
+        outcomes[name].endpoints[endpoint.key].rounds.push(run);
+      } catch (error) {
+        say(`[${name}] FAILED during ${endpoint.key}: ${error.message}`);
+        outcomes[name].failed = error.message.split('\n')[0];
+      }
+    }
+  }
+  for (const name of measuring) {
+    const measured = outcomes[name].endpoints[endpoint.key];
+    if (measured.rounds.length === 0) delete outcomes[name].endpoints[endpoint.key];
+    else measured.run = medianRun(measured.rounds);
+  }
 }
 
 /** The servers asked for, less those that cannot be measured on the store (said so, not an error). */
@@ -257,24 +295,23 @@ function serverSummary(name, outcome) {
   };
 }
 
-/** Every server in turn on the seeded store, then the endpoints' results and the servers' agreement. */
+/** Every server on the seeded store, each endpoint in rounds; then the endpoints' results and the servers' agreement. */
 async function measureServers({ store, servers, options }) {
   const samples = await sampleRequests(store);
   const plan = endpointPlan(samples);
   const perRun = options.warmup + options.duration;
-  say(`\nMeasuring ${plan.length} endpoints on ${servers.length} servers, ${perRun} s each (about ${Math.ceil((plan.length * servers.length * (perRun + 1)) / 60)} min), ${options.connections} connections, on ${describeStore(store)}.`);
+  const windows = plan.reduce((sum, endpoint) => sum + servers.filter((name) => serves(name, endpoint)).length, 0) * options.rounds;
+  say(`\nMeasuring ${plan.length} endpoints on ${servers.length} servers in ${options.rounds} rounds, ${windows} windows of ${perRun} s (about ${Math.ceil((windows * (perRun + 1)) / 60)} min), ${options.connections} connections, on ${describeStore(store)}.`);
 
+  // Every server runs at once (idle but for its own windows), so that each endpoint can be measured
+  // on all of them in the same stretch of time (see measureEndpoint).
   const outcomes = {};
-  for (const name of servers) {
-    try {
-      outcomes[name] = await benchServer({ name, store, plan, samples, options });
-    } catch (error) {
-      // One server that cannot start or be measured must not hide the others' results.
-      say(`[${name}] FAILED: ${error.message}`);
-      outcomes[name] = { failed: error.message.split('\n')[0], endpoints: {} };
-      continue;
-    }
-    if (name === 'ours') outcomes.ours.searchIndex = await hasSearchIndex(store);
+  try {
+    for (const name of servers) outcomes[name] = await startWarm({ name, store, plan, options });
+    for (const endpoint of plan) await measureEndpoint({ endpoint, live: servers, outcomes, samples, options });
+    if (outcomes.ours && !outcomes.ours.failed) outcomes.ours.searchIndex = await hasSearchIndex(store);
+  } finally {
+    for (const name of servers) if (outcomes[name]?.instances) await stopServers(outcomes[name].instances);
   }
 
   const differences = [];
@@ -296,14 +333,18 @@ async function measureServers({ store, servers, options }) {
         differences.push(...comparison.differences);
       }
     }
+    const runsOf = (name) => outcomes[name].endpoints[endpoint.key]?.rounds ?? [];
+    // Each round's runs by server, for the ratios within a round.
+    const rounds = Array.from({ length: options.rounds }, (_, round) => Object.fromEntries(measuring.flatMap((name) => (runsOf(name)[round] ? [[name, runsOf(name)[round]]] : []))));
+    const roundRps = Object.fromEntries(measuring.map((name) => [name, runsOf(name).map((run) => Math.round(run.rps * 10) / 10)]));
     const valid = measuring.every((name) => isValid(results[name]) && checks[name].length === 0);
-    return { key: endpoint.key, label: endpoint.label, note: endpoint.note, results, checks, ratios: ratiosOf(results, store.kind), valid };
+    return { key: endpoint.key, label: endpoint.label, note: endpoint.note, results, roundRps, checks, ratios: ratiosOf(results, store.kind, rounds), valid };
   });
   return { samples, outcomes, endpoints, differences, compared };
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { store: 'sqlite', articles: 10000, duration: 8, connections: 20, warmup: 2, serverWarmup: 10, skipBuild: false, servers: '', startTimeout: 0, searchSqlWords: SEARCH_SQL_WORDS });
+  const options = parseArgs(process.argv.slice(2), { store: 'sqlite', articles: 10000, duration: 4, connections: 20, warmup: 1, rounds: 3, serverWarmup: 10, skipBuild: false, servers: '', startTimeout: 0, searchSqlWords: SEARCH_SQL_WORDS });
   if (!STORES.includes(options.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
   options.articles = Math.round(options.articles);
   // The plugin indexes every article at its first start on a freshly seeded database.
@@ -318,7 +359,7 @@ async function main() {
     const searchSql = store.kind === 'sqlite' ? searchSqlOnSqlite(store, measured.samples, options) : SEARCH_SQL_ON_POSTGRES;
     return {
       createdAt,
-      options: { store: options.store, articles: options.articles, duration: options.duration, warmup: options.warmup, connections: options.connections, servers },
+      options: { store: options.store, articles: options.articles, duration: options.duration, warmup: options.warmup, rounds: options.rounds, connections: options.connections, servers },
       store: await storeInfo(store),
       machine: machine(),
       app: gitState(),
@@ -334,7 +375,7 @@ async function main() {
   });
   results.totalSeconds = seconds(started);
 
-  say(`\n${options.articles.toLocaleString('en-US')} articles (${results.seed.published} published) on ${results.store.version ?? STORE_NAMES[options.store]}, ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up:\n`);
+  say(`\n${options.articles.toLocaleString('en-US')} articles (${results.seed.published} published) on ${results.store.version ?? STORE_NAMES[options.store]}, ${options.connections} connections, ${options.rounds} rounds of ${options.duration} s per server after ${options.warmup} s warm-up; each server's median round, each ratio the median of its rounds' ratios:\n`);
   say(formatTable(results));
   say(`\n${formatSearch(results.searchSql)}`);
   const written = writeResults(results, RESULTS_DIR);

@@ -87,7 +87,7 @@ function renderChart(results) {
   parts.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
   const o = results.options;
   parts.push(`<text x="20" y="28" font-size="17" font-weight="600" fill="#111827">Requests per second, ${o.connections} connections, ${o.articles.toLocaleString('en-US')} articles on ${escapeXml(storeName(results))}</text>`);
-  parts.push(`<text x="20" y="48" fill="#4b5563">${escapeXml(`${results.createdAt} · ${o.duration} s per endpoint after ${o.warmup} s warm-up · ${results.machine.cpus} × ${results.machine.cpuModel} · Node ${results.machine.node}`)}</text>`);
+  parts.push(`<text x="20" y="48" fill="#4b5563">${escapeXml(`${results.createdAt} · ${o.rounds ? `${o.rounds} rounds of ` : ''}${o.duration} s per endpoint after ${o.warmup} s warm-up · ${results.machine.cpus} × ${results.machine.cpuModel} · Node ${results.machine.node}`)}</text>`);
   servers.forEach((server, i) => {
     const x = 20 + i * 230;
     parts.push(`<rect x="${x}" y="62" width="14" height="14" fill="${server.color}"/>`);

@@ -3,16 +3,20 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { BOUND_SIGNS, ratiosFor, renderChart, serversOf, storeOf } = require('./chart');
+const { median } = require('./median');
 
 const isValid = (run) => Boolean(run) && run.non2xx === 0 && run.errors === 0 && (run.requests > 0 || run.slowerThanWindow === true);
 
 /**
  * The store's ratios in requests/s (ours/stock and ours/raw on SQLite, ours/stock and ours×2/ours on
  * PostgreSQL; see RATIOS in chart.js); NaN when either run is missing. A run slower than its window
- * reports an upper bound, which turns the ratio into a bound: `bounds` says which way.
+ * reports an upper bound, which turns the ratio into a bound: `bounds` says which way. With
+ * `rounds` (each round's runs by server), a ratio is the median of the rounds' own ratios: the
+ * servers of one round ran in the same minute, so a slower stretch of the machine cancels out.
  */
-function ratiosOf(results, store = 'sqlite') {
-  const ratio = (a, b) => (results[a] && results[b] && results[b].rps > 0 ? results[a].rps / results[b].rps : Number.NaN);
+function ratiosOf(results, store = 'sqlite', rounds = [results]) {
+  const ratioIn = (runs, a, b) => (runs[a] && runs[b] && runs[b].rps > 0 ? runs[a].rps / runs[b].rps : Number.NaN);
+  const ratio = (a, b) => median(rounds.map((runs) => ratioIn(runs, a, b)).filter(Number.isFinite));
   const bound = (a, b) => (results[b]?.slowerThanWindow ? 'at least' : results[a]?.slowerThanWindow ? 'at most' : undefined);
   const wanted = ratiosFor(store);
   const ratios = Object.fromEntries(wanted.map((r) => [r.key, ratio(r.over, r.under)]));

@@ -2,16 +2,11 @@
 
 const Database = require('better-sqlite3');
 const { tableExists } = require('./raw-queries');
+const { median } = require('./median');
 
 const LIKE_COUNT = `SELECT count(*) FROM articles WHERE published_at IS NOT NULL
   AND (LOWER(title) LIKE ? OR LOWER(content) LIKE ? OR LOWER(tags) LIKE ?)`;
 const FTS_COUNT = `SELECT count(*) FROM artikel_search s JOIN artikel_search_docs d ON d.id = s.rowid WHERE artikel_search MATCH ?`;
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 const timed = (statement, params) => {
   const start = process.hrtime.bigint();
