@@ -9,6 +9,10 @@ export interface HttpCachingConfig {
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
+/** An object or array the route answers as JSON (not a Buffer or a stream, which Koa sends as they are). */
+const isJsonValue = (body: unknown): body is object =>
+  Array.isArray(body) || (typeof body === 'object' && body !== null && Object.getPrototypeOf(body) === Object.prototype);
+
 /**
  * Validators and cache lifetimes for the public reads. Every 200 gets a strong ETag; a request whose
  * If-None-Match holds the current tag gets a 304 without a body (the route's work, a counted view
@@ -24,7 +28,11 @@ const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strap
 
   return async (ctx: Context, next) => {
     await next();
-    if (ctx.status !== 200 || ctx.body === null || (typeof ctx.body !== 'object' && typeof ctx.body !== 'string')) return;
+    if (ctx.status !== 200) return;
+    // A JSON answer is serialized once, here, for both the tag and the sending (Koa would serialize
+    // the object again). Its Content-Type was set when the object was assigned, and stays.
+    if (isJsonValue(ctx.body)) ctx.body = JSON.stringify(ctx.body);
+    if (typeof ctx.body !== 'string') return;
     ctx.set('ETag', representationTag(ctx.body));
     ctx.set('Cache-Control', cacheControl);
     // Koa's freshness check: If-None-Match against the ETag just set (weak comparison, as RFC 9110 asks of GET).

@@ -1,0 +1,21 @@
+import { representationTag } from '../../src/plugins/artikel/server/src/utils/representation-tag';
+
+const tagOf = (body: unknown): string => representationTag(JSON.stringify(body));
+
+describe('representationTag', () => {
+  it('is the same whatever the view counts, at any depth', () => {
+    const page = (views: number[]) => ({ data: { title: 'Golden hour', views: views[0], related: [{ slug: 'a', views: views[1] }, { slug: 'b', views: views[2] }] } });
+    expect(tagOf(page([1, 2, 3]))).toBe(tagOf(page([1000, 0, 77])));
+  });
+
+  it('changes with anything else, even text that reads like a view count', () => {
+    const article = (content: string) => ({ data: { content, views: 5 } });
+    expect(tagOf(article('The "views":1 of the hill'))).not.toBe(tagOf(article('The "views":2 of the hill')));
+    expect(tagOf(article('a\\"views":1'))).not.toBe(tagOf(article('a\\"views":2')));
+    expect(tagOf({ data: [{ slug: 'a' }, { slug: 'b' }] })).not.toBe(tagOf({ data: [{ slug: 'b' }, { slug: 'a' }] }));
+  });
+
+  it('is a strong tag: a quoted string without W/', () => {
+    expect(tagOf({ data: [] })).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+});
