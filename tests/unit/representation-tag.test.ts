@@ -1,6 +1,6 @@
 import { representationTag } from '../../src/plugins/artikel/server/src/utils/representation-tag';
 
-const tagOf = (body: unknown): string => representationTag(JSON.stringify(body));
+const tagOf = (body: unknown): string => representationTag(JSON.stringify(body), 'json');
 
 describe('representationTag', () => {
   it('is the same whatever the view counts, at any depth', () => {
@@ -13,6 +13,10 @@ describe('representationTag', () => {
     expect(tagOf(article('The "views":1 of the hill'))).not.toBe(tagOf(article('The "views":2 of the hill')));
     expect(tagOf(article('a\\"views":1'))).not.toBe(tagOf(article('a\\"views":2')));
     expect(tagOf({ data: [{ slug: 'a' }, { slug: 'b' }] })).not.toBe(tagOf({ data: [{ slug: 'b' }, { slug: 'a' }] }));
+  });
+
+  it('takes a feed or sitemap as written, view-count-like words included', () => {
+    expect(representationTag('<item>The "views":1 of the hill</item>', 'text')).not.toBe(representationTag('<item>The "views":2 of the hill</item>', 'text'));
   });
 
   it('is a strong tag: a quoted string without W/', () => {

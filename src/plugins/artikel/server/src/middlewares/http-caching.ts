@@ -31,9 +31,10 @@ const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strap
     if (ctx.status !== 200) return;
     // A JSON answer is serialized once, here, for both the tag and the sending (Koa would serialize
     // the object again). Its Content-Type was set when the object was assigned, and stays.
-    if (isJsonValue(ctx.body)) ctx.body = JSON.stringify(ctx.body);
+    const json = isJsonValue(ctx.body);
+    if (json) ctx.body = JSON.stringify(ctx.body);
     if (typeof ctx.body !== 'string') return;
-    ctx.set('ETag', representationTag(ctx.body));
+    ctx.set('ETag', representationTag(ctx.body, json ? 'json' : 'text'));
     ctx.set('Cache-Control', cacheControl);
     // Koa's freshness check: If-None-Match against the ETag just set (weak comparison, as RFC 9110 asks of GET).
     if (ctx.fresh) {
