@@ -1,15 +1,16 @@
 'use strict';
 
 // Reads while articles are written. Readers at --connections drive the seven public reads in a
-// site's proportions (bench/lib/read-mix.js), first alone, then while a writer POSTs one new
-// article per second through /api/artikel and an editor publishes an edit of one article per
-// second through the Content Manager (the Document Service). Every write is checked at once by
+// site's proportions (bench/lib/read-mix.js), alone and while a writer POSTs one new article per
+// second through /api/artikel and an editor publishes an edit of one article per second through
+// the Content Manager (the Document Service), in --rounds rounds of both windows (the order turned
+// every round), so that a slower stretch of the shared machine falls on both sides of the ratio. Every write is checked at once by
 // reading what it changed (the article, the newest list, a search for its new word), and edited
 // articles are re-read at random moments: an answer older than the last committed write is stale.
 // Runs on a private copy of the seeded SQLite file, for our app and for our app with its response
 // cache off.
 //
-//   node bench/mixed.js [--articles 10000] [--duration 20] [--connections 20] [--skip-build] [--servers ours,uncached]
+//   node bench/mixed.js [--articles 10000] [--duration 10] [--rounds 3] [--connections 20] [--skip-build] [--servers ours,uncached]
 
 const path = require('node:path');
 const { parseArgs } = require('./lib/args');
@@ -36,15 +37,16 @@ async function getJson(baseUrl, pathName) {
  * of what it changed; `expectations` remembers each edited article's last committed title, which a
  * sampler compares with fresh reads at random moments.
  */
-function startWriters({ baseUrl, token, editor, slugs, writesPerSecond }) {
+function startWriters({ baseUrl, token, editor, slugs, writesPerSecond, firstNumber }) {
   const outcome = { posts: [], edits: [], checks: 0, stale: [], failures: [] };
   const expectations = new Map();
   let running = true;
   const stale = (what, expected, got) => outcome.stale.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
   const everyMs = 1000 / writesPerSecond;
 
+  // Numbered on from earlier rounds' writes, so each marker word names one article.
   const poster = (async () => {
-    for (let n = 1; running; n += 1) {
+    for (let n = firstNumber; running; n += 1) {
       const tick = Date.now();
       const marker = `mixpost${String(n).padStart(5, '0')}x`;
       const started = performance.now();
@@ -76,7 +78,7 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond }) {
   })();
 
   const editorLoop = (async () => {
-    for (let n = 1; running; n += 1) {
+    for (let n = firstNumber; running; n += 1) {
       const tick = Date.now();
       const slug = slugs[(n * 7919) % slugs.length];
       const current = await getJson(baseUrl, `/api/artikel/${encodeURIComponent(slug)}`);
@@ -144,22 +146,38 @@ async function measureServer({ name, seeded, plan, slugs, options }) {
       const baseUrl = `http://127.0.0.1:${server.port}`;
       const editor = await registerEditor(baseUrl);
       const paths = readMixPaths(plan, 'ours');
-      const load = { ports: [server.port], paths, connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: '/api/artikel/latest' };
-      say(`[${name}] warming up ${options.serverWarmup} s, then reads alone for ${options.duration} s ...`);
-      await runLoad({ ...load, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
-      const readOnly = await runLoad(load);
-      say(`[${name}] reads alone: ${readOnly.rps.toFixed(0)} req/s, p50 ${readOnly.p50} ms, p99 ${readOnly.p99} ms`);
-      say(`[${name}] reads while ${options.writesPerSecond} POST/s and ${options.writesPerSecond} edit/s are written, ${options.duration} s ...`);
-      const writers = startWriters({ baseUrl, token, editor, slugs, writesPerSecond: options.writesPerSecond });
-      const mixed = await runLoad({ ...load, visitEveryPath: false });
-      const writes = await writers.stop();
-      say(`[${name}] reads with writes: ${mixed.rps.toFixed(0)} req/s, p50 ${mixed.p50} ms, p99 ${mixed.p99} ms (${((100 * mixed.rps) / readOnly.rps).toFixed(0)} % of reads alone)`);
+      const load = { ports: [server.port], paths, connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: '/api/artikel/latest', visitEveryPath: false };
+      say(`[${name}] warming up ${options.serverWarmup} s, then ${options.rounds} rounds of ${options.duration} s of reads alone and ${options.duration} s with ${options.writesPerSecond} POST/s and ${options.writesPerSecond} edit/s ...`);
+      await runLoad({ ...load, seconds: options.serverWarmup, warmupSeconds: 0 });
+      const rounds = [];
+      const writes = { posts: [], edits: [], checks: 0, stale: [], failures: [] };
+      const readsAlone = () => runLoad(load);
+      const readsWithWrites = async (round) => {
+        const writers = startWriters({ baseUrl, token, editor, slugs, writesPerSecond: options.writesPerSecond, firstNumber: round * 10000 + 1 });
+        const run = await runLoad(load);
+        const outcome = await writers.stop();
+        for (const key of ['posts', 'edits', 'stale', 'failures']) writes[key].push(...outcome[key]);
+        writes.checks += outcome.checks;
+        return run;
+      };
+      for (let round = 0; round < options.rounds; round += 1) {
+        // Alone first in even rounds, with the writes first in odd ones.
+        const readOnly = round % 2 === 0 ? await readsAlone() : null;
+        const mixed = await readsWithWrites(round);
+        const alone = readOnly ?? (await readsAlone());
+        rounds.push({ readOnly: alone, mixed, mixedToReadOnly: mixed.rps / alone.rps });
+        say(`[${name}] round ${round + 1}: reads alone ${alone.rps.toFixed(0)} req/s (p99 ${alone.p99} ms), with writes ${mixed.rps.toFixed(0)} req/s (p50 ${mixed.p50} ms, p99 ${mixed.p99} ms): ${((100 * mixed.rps) / alone.rps).toFixed(0)} %`);
+      }
+      const middle = [...rounds].sort((a, b) => a.mixedToReadOnly - b.mixedToReadOnly)[Math.floor((rounds.length - 1) / 2)];
+      say(`[${name}] median round: ${(100 * middle.mixedToReadOnly).toFixed(0)} % of reads alone`);
       say(`[${name}] ${writes.posts.length} POSTs, ${writes.edits.length} edits, ${writes.checks} freshness checks, ${writes.stale.length} stale, ${writes.failures.length} failed writes`);
       for (const line of [...writes.stale, ...writes.failures].slice(0, 10)) say(`[${name}]   ${line}`);
       return {
-        readOnly,
-        mixed,
-        mixedToReadOnly: mixed.rps / readOnly.rps,
+        // The round whose ratio is the median, with both its windows.
+        readOnly: middle.readOnly,
+        mixed: middle.mixed,
+        mixedToReadOnly: middle.mixedToReadOnly,
+        rounds: rounds.map((round) => ({ readOnlyRps: round.readOnly.rps, mixedRps: round.mixed.rps, mixedP99: round.mixed.p99, mixedToReadOnly: round.mixedToReadOnly })),
         posts: summarizeWrites(writes.posts, 201),
         edits: summarizeWrites(writes.edits, 200),
         freshness: { checks: writes.checks, stale: writes.stale.length, staleAnswers: writes.stale.slice(0, 50) },
@@ -174,7 +192,7 @@ async function measureServer({ name, seeded, plan, slugs, options }) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 10000, duration: 20, warmup: 2, serverWarmup: 10, connections: 20, writesPerSecond: 1, skipBuild: false, servers: 'ours,uncached' });
+  const options = parseArgs(process.argv.slice(2), { articles: 10000, duration: 10, rounds: 3, warmup: 2, serverWarmup: 10, connections: 20, writesPerSecond: 1, skipBuild: false, servers: 'ours,uncached' });
   const servers = options.servers.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of servers) if (!SERVER_ENV[name]) throw new Error(`--servers takes ${Object.keys(SERVER_ENV).join(', ')}`);
   const createdAt = new Date().toISOString();
@@ -189,7 +207,7 @@ async function main() {
   const results = {
     kind: 'mixed',
     createdAt,
-    options: { store: 'sqlite', articles: options.articles, duration: options.duration, warmup: options.warmup, connections: options.connections, writesPerSecond: options.writesPerSecond, servers },
+    options: { store: 'sqlite', articles: options.articles, duration: options.duration, rounds: options.rounds, warmup: options.warmup, connections: options.connections, writesPerSecond: options.writesPerSecond, servers },
     readWeights: READ_WEIGHTS,
     machine: machine(),
     app: gitState(),
