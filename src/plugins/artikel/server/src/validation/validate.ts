@@ -76,14 +76,9 @@ export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unkno
     throw validationError([fieldError(null, `${what} must be a JSON object`)]);
   }
   const keys = Object.keys(input);
-  if (keys.length === 0) {
-    const fieldErrors = await errorsOfEmptyInput(schema);
-    if (fieldErrors.length > 0) throw validationError([...fieldErrors]);
-    return input as T;
-  }
   const known = new Set(Object.keys(schema.fields));
   const unknownFields = keys.filter((key) => !known.has(key)).map((key) => fieldError(key, `${key} is not an allowed field`));
-  const fieldErrors = [...unknownFields, ...(await fieldErrorsOf(schema, input))];
+  const fieldErrors = [...unknownFields, ...(await (keys.length === 0 ? errorsOfEmptyInput(schema) : fieldErrorsOf(schema, input)))];
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
   return input as T;
 }
