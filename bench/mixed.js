@@ -23,6 +23,7 @@ const { createToken, percentile, privateCopy, registerEditor, startApp, stopServ
 const { sqliteStore } = require('./lib/store');
 const { writeFigures } = require('./lib/figures');
 const { sleep } = require('./lib/server-process');
+const { middleOf } = require('./lib/median');
 
 const SERVER_ENV = { ours: {}, uncached: { ARTIKEL_READ_CACHE_MB: '0' } };
 const CATEGORY_NAMES = ['Landscapes', 'Portraits', 'Weddings', 'Studio'];
@@ -168,7 +169,7 @@ async function measureServer({ name, seeded, plan, slugs, options }) {
         rounds.push({ readOnly: alone, mixed, mixedToReadOnly: mixed.rps / alone.rps });
         say(`[${name}] round ${round + 1}: reads alone ${alone.rps.toFixed(0)} req/s (p99 ${alone.p99} ms), with writes ${mixed.rps.toFixed(0)} req/s (p50 ${mixed.p50} ms, p99 ${mixed.p99} ms): ${((100 * mixed.rps) / alone.rps).toFixed(0)} %`);
       }
-      const middle = [...rounds].sort((a, b) => a.mixedToReadOnly - b.mixedToReadOnly)[Math.floor((rounds.length - 1) / 2)];
+      const middle = middleOf(rounds, (round) => round.mixedToReadOnly);
       say(`[${name}] median round: ${(100 * middle.mixedToReadOnly).toFixed(0)} % of reads alone`);
       say(`[${name}] ${writes.posts.length} POSTs, ${writes.edits.length} edits, ${writes.checks} freshness checks, ${writes.stale.length} stale, ${writes.failures.length} failed writes`);
       for (const line of [...writes.stale, ...writes.failures].slice(0, 10)) say(`[${name}]   ${line}`);

@@ -22,6 +22,7 @@ const { compareSearch } = require('./lib/search-sql');
 const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
 const { STORES, describeStore, hasSearchIndex, postgresStore, sqliteStore, untilIndexed, withPostgres } = require('./lib/store');
 const { drain } = require('./lib/http-get');
+const { middleOf } = require('./lib/median');
 const { build, gitState, machine, say, seconds, seed } = require('./lib/run-steps');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
@@ -182,12 +183,6 @@ async function startWarm({ name, store, plan: fullPlan, options }) {
  */
 const startOrder = (servers) => [...servers.filter((name) => name !== 'stock'), ...servers.filter((name) => name === 'stock')];
 
-/** The run of middle speed among a server's rounds (the lower middle of an even number). */
-function medianRun(runs) {
-  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-
 /**
  * One endpoint on every live server: each checked, then `options.rounds` rounds, each running every
  * server's window once, the order turned by one server per round. A slower stretch of this shared
@@ -221,7 +216,7 @@ async function measureEndpoint({ endpoint, live, outcomes, samples, options }) {
   for (const name of measuring) {
     const measured = outcomes[name].endpoints[endpoint.key];
     if (measured.rounds.length === 0) delete outcomes[name].endpoints[endpoint.key];
-    else measured.run = medianRun(measured.rounds);
+    else measured.run = middleOf(measured.rounds, (run) => run.rps);
   }
 }
 

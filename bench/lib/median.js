@@ -8,4 +8,9 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-module.exports = { median };
+/** The item of middle value (the lower middle of an even number): a whole run or round, not a mean of two. */
+function middleOf(items, valueOf) {
+  return [...items].sort((a, b) => valueOf(a) - valueOf(b))[Math.floor((items.length - 1) / 2)];
+}
+
+module.exports = { median, middleOf };
