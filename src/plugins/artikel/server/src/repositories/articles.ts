@@ -11,6 +11,7 @@ import { indexComplete } from './index-state';
 import { searchIndex } from './search';
 import { hasTagByScan } from './tags';
 import { readDatabase, type Knex, type RawSql } from './transactions';
+import { limitRows } from './row-limits';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -289,7 +290,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       }
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return 0;
-      const row = (await selected.query.count({ total: '*' }).first()) as { total: number | string } | undefined;
+      const row = (await limitRows(selected.query.count({ total: '*' }).first(), 1)) as { total: number | string } | undefined;
       return Number(row?.total ?? 0);
     },
 
@@ -303,9 +304,9 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       const walk = matching === undefined || matching > FEW_MATCHES;
       const selected = await filtered(filters, { forPage: walk });
       if (selected === null) return [];
-      if (walk) return records(newestFirst(selected.query).limit(limit).offset(offset));
+      if (walk) return records(limitRows(newestFirst(selected.query), limit, offset));
       // The matches are sorted by their ids and dates alone; only the page's rows are read with their summaries.
-      const page = newestFirst(selected.query.select('a.id')).limit(limit).offset(offset);
+      const page = limitRows(newestFirst(selected.query.select('a.id')), limit, offset);
       return records(newestFirst(publishedRows().whereIn('a.id', page)));
     },
 
@@ -314,11 +315,14 @@ export const publishedArticles = (strapi: Core.Strapi) => {
      * where it stands, and when it was published; null when it is not published.
      */
     async publishedVersionOf(documentId: string): Promise<PublishedVersion | null> {
-      const row = (await publishedRows()
-        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
-        .where('a.document_id', documentId)
-        .select('a.id', 'a.title', 'a.content', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at')
-        .first()) as
+      const row = (await limitRows(
+        publishedRows()
+          .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
+          .where('a.document_id', documentId)
+          .select('a.id', 'a.title', 'a.content', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at')
+          .first(),
+        1,
+      )) as
         | { id: number | string; title: string | null; content: string | null; tags: string | null; category_id: number | string | null; published_at: unknown; created_at: unknown }
         | undefined;
       if (row === undefined) return null;
@@ -334,7 +338,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
 
     /** The published article with this slug, as its page shows it, and its category's id (for related articles); null if there is none. */
     async detailBySlug(slug: string): Promise<{ record: ArticleDetailRecord; categoryId: number | null } | null> {
-      const [row] = await summaryRows<DetailRow>(publishedRows().where('a.slug', slug).limit(1), [
+      const [row] = await summaryRows<DetailRow>(limitRows(publishedRows().where('a.slug', slug), 1), [
         'a.id',
         'a.meta_title',
         'a.meta_description',
@@ -397,17 +401,19 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       );
       // Ranked on the candidates' small columns first; only the chosen few are read with their
       // summaries (sorting every candidate with its text took 1.5 instead of 0.9 ms).
-      const ranked = publishedRows()
-        .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
-        .join(knex().raw('? AS s', [sharing]), 's.document_id', 'a.document_id')
-        .select('a.id', 's.shared', knex().raw('? AS same_category', [sameCategory]))
-        .orderBy([
-          { column: 's.shared', order: 'desc' },
-          { column: 'same_category', order: 'desc' },
-          { column: 'a.published_at', order: 'desc' },
-          { column: 'a.created_at', order: 'desc' },
-        ])
-        .limit(limit);
+      const ranked = limitRows(
+        publishedRows()
+          .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
+          .join(knex().raw('? AS s', [sharing]), 's.document_id', 'a.document_id')
+          .select('a.id', 's.shared', knex().raw('? AS same_category', [sameCategory]))
+          .orderBy([
+            { column: 's.shared', order: 'desc' },
+            { column: 'same_category', order: 'desc' },
+            { column: 'a.published_at', order: 'desc' },
+            { column: 'a.created_at', order: 'desc' },
+          ]),
+        limit,
+      );
       const chosen = publishedRows()
         .join(knex().raw('? AS r', [ranked]), 'r.id', 'a.id')
         .orderBy([
@@ -440,13 +446,12 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     async pushedOutOfCandidates(tagKeys: string[], publishedAt: number): Promise<string[]> {
       const pushedOut = new Set<string>();
       for (const key of tagKeys) {
-        const newer = (await knex()(TABLES.tags).where('tag', key).where('published_at', '>=', new Date(publishedAt)).count({ total: '*' }).first()) as { total: number | string } | undefined;
-        const edge = knex()(TABLES.tags)
-          .select('published_at')
-          .where('tag', key)
-          .orderBy('published_at', 'desc')
-          .limit(Math.max(1, Number(newer?.total ?? 0)) + 1)
-          .offset(RELATED_CANDIDATES_PER_TAG);
+        const newer = (await limitRows(knex()(TABLES.tags).where('tag', key).where('published_at', '>=', new Date(publishedAt)).count({ total: '*' }).first(), 1)) as { total: number | string } | undefined;
+        const edge = limitRows(
+          knex()(TABLES.tags).select('published_at').where('tag', key).orderBy('published_at', 'desc'),
+          Math.max(1, Number(newer?.total ?? 0)) + 1,
+          RELATED_CANDIDATES_PER_TAG,
+        );
         const rows = (await knex()(TABLES.tags).select('document_id').where('tag', key).whereIn('published_at', edge)) as Array<{ document_id: string }>;
         for (const row of rows) pushedOut.add(String(row.document_id));
       }
@@ -455,18 +460,20 @@ export const publishedArticles = (strapi: Core.Strapi) => {
 
     /** The newest documents (of one category, when given) other than those excluded. */
     async newestExcept(excluded: string[], categoryId: number | null, limit: number): Promise<string[]> {
-      const query = newestFirst(published()).whereNotIn('a.document_id', excluded).select('a.document_id').limit(limit);
+      const query = limitRows(newestFirst(published()).whereNotIn('a.document_id', excluded).select('a.document_id'), limit);
       if (categoryId !== null) query.where('l.category_id', categoryId);
       return documentIdsOf(await query);
     },
 
     /** Published articles `offset` to `offset + limit` in a stable order (row id), with their photos. */
     async sitemapPage(offset: number, limit: number): Promise<SitemapRecord[]> {
-      const rows = (await withCoverFile(knex()({ a: TABLES.articles }).whereNotNull('a.published_at'))
-        .select('a.id', 'a.slug', 'a.updated_at', 'a.cover_image_url', 'f.url as cover_media_url')
-        .orderBy('a.id')
-        .limit(limit)
-        .offset(offset)) as Array<{ id: number; slug: string | null; updated_at: unknown; cover_image_url: string | null; cover_media_url: string | null }>;
+      const rows = (await limitRows(
+        withCoverFile(knex()({ a: TABLES.articles }).whereNotNull('a.published_at'))
+          .select('a.id', 'a.slug', 'a.updated_at', 'a.cover_image_url', 'f.url as cover_media_url')
+          .orderBy('a.id'),
+        limit,
+        offset,
+      )) as Array<{ id: number; slug: string | null; updated_at: unknown; cover_image_url: string | null; cover_media_url: string | null }>;
       const gallery = new Map<number, string[]>();
       for (let start = 0; start < rows.length; start += 500) {
         const ids = rows.slice(start, start + 500).map((row) => row.id);

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { database } from './transactions';
+import { limitRows } from './row-limits';
 
 /** Which request a key belongs to: keys are per API token, so two clients never see each other's. */
 export interface IdempotencyKey {
@@ -50,11 +51,14 @@ export const idempotencyKeys = (strapi: Core.Strapi) => {
   return {
     /** The answer stored for a key, unless it has expired. */
     async find(id: IdempotencyKey, now: number): Promise<StoredAnswer | null> {
-      const row = (await knex()(TABLES.idempotencyKeys)
-        .select('fingerprint', 'status', 'location', 'body')
-        .where({ scope: id.scope, idempotency_key: id.key })
-        .where('expires_at', '>', now)
-        .first()) as StoredRow | undefined;
+      const row = (await limitRows(
+        knex()(TABLES.idempotencyKeys)
+          .select('fingerprint', 'status', 'location', 'body')
+          .where({ scope: id.scope, idempotency_key: id.key })
+          .where('expires_at', '>', now)
+          .first(),
+        1,
+      )) as StoredRow | undefined;
       return row === undefined ? null : parseRow(row);
     },
 
