@@ -11,7 +11,7 @@ import { indexComplete } from './index-state';
 import { searchIndex } from './search';
 import { hasTagByScan } from './tags';
 import { readDatabase, type Knex, type RawSql } from './transactions';
-import { limitRows } from './row-limits';
+import { firstRow, limitRows } from './row-limits';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -290,7 +290,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       }
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return 0;
-      const row = (await limitRows(selected.query.count({ total: '*' }).first(), 1)) as { total: number | string } | undefined;
+      const row = (await firstRow(selected.query.count({ total: '*' }))) as { total: number | string } | undefined;
       return Number(row?.total ?? 0);
     },
 
@@ -315,13 +315,11 @@ export const publishedArticles = (strapi: Core.Strapi) => {
      * where it stands, and when it was published; null when it is not published.
      */
     async publishedVersionOf(documentId: string): Promise<PublishedVersion | null> {
-      const row = (await limitRows(
+      const row = (await firstRow(
         publishedRows()
           .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
           .where('a.document_id', documentId)
-          .select('a.id', 'a.title', 'a.content', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at')
-          .first(),
-        1,
+          .select('a.id', 'a.title', 'a.content', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at'),
       )) as
         | { id: number | string; title: string | null; content: string | null; tags: string | null; category_id: number | string | null; published_at: unknown; created_at: unknown }
         | undefined;
@@ -446,7 +444,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     async pushedOutOfCandidates(tagKeys: string[], publishedAt: number): Promise<string[]> {
       const pushedOut = new Set<string>();
       for (const key of tagKeys) {
-        const newer = (await limitRows(knex()(TABLES.tags).where('tag', key).where('published_at', '>=', new Date(publishedAt)).count({ total: '*' }).first(), 1)) as { total: number | string } | undefined;
+        const newer = (await firstRow(knex()(TABLES.tags).where('tag', key).where('published_at', '>=', new Date(publishedAt)).count({ total: '*' }))) as { total: number | string } | undefined;
         const edge = limitRows(
           knex()(TABLES.tags).select('published_at').where('tag', key).orderBy('published_at', 'desc'),
           Math.max(1, Number(newer?.total ?? 0)) + 1,

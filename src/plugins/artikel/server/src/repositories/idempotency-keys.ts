@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { database } from './transactions';
-import { limitRows } from './row-limits';
+import { firstRow } from './row-limits';
 
 /** Which request a key belongs to: keys are per API token, so two clients never see each other's. */
 export interface IdempotencyKey {
@@ -51,13 +51,11 @@ export const idempotencyKeys = (strapi: Core.Strapi) => {
   return {
     /** The answer stored for a key, unless it has expired. */
     async find(id: IdempotencyKey, now: number): Promise<StoredAnswer | null> {
-      const row = (await limitRows(
+      const row = (await firstRow(
         knex()(TABLES.idempotencyKeys)
           .select('fingerprint', 'status', 'location', 'body')
           .where({ scope: id.scope, idempotency_key: id.key })
-          .where('expires_at', '>', now)
-          .first(),
-        1,
+          .where('expires_at', '>', now),
       )) as StoredRow | undefined;
       return row === undefined ? null : parseRow(row);
     },

@@ -14,12 +14,16 @@ const WRITTEN_IN = { skipBinding: true };
  * their joins took 76 µs instead of 37. Each limit and offset is a whole number the repository
  * computed (knex parses it as one).
  */
-export function limitRows<Query extends Limitable>(
-  query: Query,
-  limit: number,
-  offset?: number,
-): Query {
+export function limitRows<Query extends Limitable>(query: Query, limit: number, offset?: number): Query {
   query.limit(limit, WRITTEN_IN);
   if (offset !== undefined) query.offset(offset, WRITTEN_IN);
   return query;
+}
+
+/**
+ * The first row a query selects (after `offset` rows), or undefined: knex's first(), whose own
+ * LIMIT 1 is bound, with that limit written in (see limitRows).
+ */
+export async function firstRow(query: { first(): Limitable & PromiseLike<unknown> }, offset?: number): Promise<unknown> {
+  return limitRows(query.first(), 1, offset);
 }

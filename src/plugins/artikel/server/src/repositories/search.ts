@@ -7,7 +7,7 @@ import { yieldToEventLoop } from '../utils/event-loop';
 import { lastOfBatch } from './document-batches';
 import { escapeLike } from './like-patterns';
 import { database, readDatabase, type Knex, type RawSql } from './transactions';
-import { limitRows } from './row-limits';
+import { firstRow } from './row-limits';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -95,14 +95,14 @@ async function addArticleIdColumn(db: Knex): Promise<void> {
 /** See SearchIndex.isComplete. */
 async function coversThePublishedRows(db: Knex): Promise<boolean> {
   const totals = async (query: QueryBuilder, idColumn: string): Promise<string> => {
-    const row = (await limitRows(query.count({ count: '*' }).sum({ ids: idColumn }).first(), 1)) as { count: number | string; ids: number | string | null } | undefined;
+    const row = (await firstRow(query.count({ count: '*' }).sum({ ids: idColumn }))) as { count: number | string; ids: number | string | null } | undefined;
     return `${String(row?.count ?? 0)}:${BigInt(String(row?.ids ?? 0)).toString()}`;
   };
   return (await totals(db(TABLES.articles).whereNotNull('published_at'), 'id')) === (await totals(db(TABLES.searchDocuments), 'article_id'));
 }
 
 async function lastArticleId(db: Knex): Promise<number> {
-  const row = (await limitRows(db(TABLES.articles).max({ id: 'id' }).first(), 1)) as { id: number | string | null } | undefined;
+  const row = (await firstRow(db(TABLES.articles).max({ id: 'id' }))) as { id: number | string | null } | undefined;
   return Number(row?.id ?? 0);
 }
 
@@ -175,7 +175,7 @@ function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    */
   const add = async (db: Knex, scope: { documentId: string } | { afterId: number; throughId: number }): Promise<number[]> => {
     const [filter, bindings] = 'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
-    const before = (await limitRows(db(TABLES.searchDocuments).max({ id: 'id' }).first(), 1)) as { id: number | null } | undefined;
+    const before = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
     const lastDocsId = Number(before?.id ?? 0);
     await db.raw(
       `INSERT INTO ${TABLES.searchDocuments} (document_id, article_id)
