@@ -4,8 +4,11 @@
 // --cache-mb) on the seeded file, first under the ordinary read mix, then 100,000 distinct searches
 // (a crawler or an attacker: each a new cache entry; one in ten a pair of real words, matching many
 // articles, the others words found nowhere) and 20,000 distinct article pages. The resident memory
-// (RSS, and its peak since start, from /proc) is read after each step; afterwards sampled answers
-// are compared with the database: the cache must have given up entries, not correctness.
+// (RSS, and its peak since start, from /proc) is read after each step; then the sitemap's files,
+// the largest answers the service builds (up to 50,000 article pages each), are read once and must
+// list every published article; afterwards sampled answers are compared with the database: the
+// cache must have given up entries, not correctness. The app runs with the Node options `npm start`
+// gives it (V8's heap cap, package.json's config.heap_mb; a NODE_OPTIONS of the caller's wins).
 //
 //   node bench/memory.js [--articles 100000] [--searches 100000] [--slugs 20000] [--cache-mb 24] [--mmap-mb 0] [--skip-build]
 //
@@ -25,6 +28,7 @@ const { publishedSlugs, sqliteStore } = require('./lib/store');
 const { writeFigures } = require('./lib/figures');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { createRandom } = require('./lib/prng');
+const { serviceNodeOptions } = require('../scripts/node-options');
 
 const TARGET_PEAK_RSS_MB = 400;
 const CHECKED_SLUGS = 200;
@@ -73,6 +77,23 @@ async function checkAnswers(baseUrl, databaseFile, slugs, searches) {
   return { checked, wrong: wrong.length, wrongAnswers: wrong.slice(0, 20) };
 }
 
+/** Reads /sitemap.xml and, when it is an index, each of its files once; how many files and article pages they hold. */
+async function readSitemap(baseUrl) {
+  const root = await (await fetch(`${baseUrl}/api/artikel/sitemap.xml`)).text();
+  const files = [...root.matchAll(/<sitemap>\s*<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]).pathname);
+  const texts = files.length === 0 ? [root] : await Promise.all(files.map(async (file) => (await fetch(`${baseUrl}${file}`)).text()));
+  return { files: texts.length, articlePages: texts.reduce((sum, text) => sum + (text.match(/<url>/g) ?? []).length, 0) };
+}
+
+const publishedCount = (databaseFile) => {
+  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
+  } finally {
+    db.close();
+  }
+};
+
 async function main() {
   const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 24, mmapMb: 0, connections: 20, mixSeconds: 15, skipBuild: false }, { zeroAllowed: ['cacheMb', 'mmapMb'] });
   const createdAt = new Date().toISOString();
@@ -93,16 +114,23 @@ async function main() {
     say(`[memory] ${label.padEnd(34)} RSS ${memory.rssMb} MB (heap and other ${memory.anonMb}, mapped file ${memory.fileMb}), peak ${memory.peakRssMb} MB${load ? ` · ${load.requests} requests, ${Math.round(load.rps)} req/s, ${load.non2xx} non-2xx` : ''}`);
   };
   let correctness;
+  let sitemap;
   try {
     const port = server.port;
     step('started');
     step('read mix', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
     step(`${searches.length.toLocaleString('en-US')} distinct searches`, await runLoad({ ports: [port], paths: searches.map((q) => `/api/artikel?q=${encodeURIComponent(q)}`), connections: options.connections, onlyVisit: true }));
     step(`${slugs.length.toLocaleString('en-US')} distinct articles`, await runLoad({ ports: [port], paths: slugs.map((slug) => `/api/artikel/${encodeURIComponent(slug)}`), connections: options.connections, onlyVisit: true }));
+    sitemap = { ...(await readSitemap(`http://127.0.0.1:${port}`)), published: publishedCount(seedInfo.database) };
+    step(`sitemap: ${sitemap.files} files, ${sitemap.articlePages.toLocaleString('en-US')} article pages`);
     step('read mix again', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
     const checkedSlugs = slugs.filter((_, i) => i % Math.max(1, Math.floor(slugs.length / CHECKED_SLUGS)) === 0).slice(0, CHECKED_SLUGS);
     const checkedSearches = searches.filter((q) => q.includes(' ')).slice(0, CHECKED_SEARCHES);
     correctness = await checkAnswers(`http://127.0.0.1:${port}`, seedInfo.database, checkedSlugs, checkedSearches);
+    if (sitemap.articlePages !== sitemap.published) {
+      correctness.wrong += 1;
+      correctness.wrongAnswers.push(`sitemap: ${sitemap.articlePages} article pages, ${sitemap.published} published`);
+    }
     say(`[memory] answers checked against the database after the flood: ${correctness.checked}, wrong: ${correctness.wrong}`);
     for (const line of correctness.wrongAnswers) say(`[memory]   ${line}`);
   } finally {
@@ -113,13 +141,14 @@ async function main() {
   const results = {
     kind: 'memory',
     createdAt,
-    options: { store: 'sqlite', articles: options.articles, searches: searches.length, slugs: slugs.length, cacheMb: options.cacheMb, mmapMb: options.mmapMb, connections: options.connections },
+    options: { store: 'sqlite', articles: options.articles, searches: searches.length, slugs: slugs.length, cacheMb: options.cacheMb, mmapMb: options.mmapMb, connections: options.connections, nodeOptions: serviceNodeOptions() },
     machine: machine(),
     app: gitState(),
     build: buildInfo,
     targets: { peakRssMb: TARGET_PEAK_RSS_MB },
     peakRssMb: peak,
     steps,
+    sitemap,
     correctness,
   };
   const written = writeFigures(results, RESULTS_DIR, `memory-${options.articles}-cache${options.cacheMb}-mmap${options.mmapMb}`);

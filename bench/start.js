@@ -4,9 +4,11 @@
 // as the file has it: complete (a restart), or missing or partly built (a new or imported file),
 // in which case the index is built in the background while the app answers. Reports the seconds
 // to the first answer, what a search and a tag filter cost while the index is built (they read
-// the articles), and with --until-indexed how long the build took.
+// the articles), and with --until-indexed how long the build took (--watch-build S: at most S
+// seconds of it). While it watches the build it samples the process's resident memory, and it
+// reports the peak: the app runs with the Node options `npm start` gives it (V8's heap cap).
 //
-//   node bench/start.js [--articles 1000000] [--until-indexed] [--skip-build]
+//   node bench/start.js [--articles 1000000] [--until-indexed | --watch-build S] [--skip-build]
 //
 // Targets (issue 14): the first answer within 5 s of start on a complete index, within 15 s on a
 // missing one.
@@ -16,13 +18,15 @@ const path = require('node:path');
 const { parseArgs } = require('./lib/args');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
-const { startApp, stopServer } = require('./lib/side-runs');
-const { indexCounts, sqliteStore, untilIndexed } = require('./lib/store');
+const { memoryOf, startApp, stopServer } = require('./lib/side-runs');
+const { indexCounts, sqliteStore } = require('./lib/store');
+const { serviceNodeOptions } = require('../scripts/node-options');
 
 const TARGET_COMPLETE_S = 5;
 const TARGET_MISSING_S = 15;
 // How long to wait for the build with --until-indexed: at a million articles it reads the whole file.
 const BUILD_TIMEOUT_MS = 4 * 3600_000;
+const SAMPLE_EVERY_MS = 5000;
 
 async function timedGet(baseUrl, url) {
   const started = performance.now();
@@ -31,8 +35,23 @@ async function timedGet(baseUrl, url) {
   return { url, status: response.status, ms: Math.round(performance.now() - started), total: body.meta?.pagination?.total ?? null };
 }
 
+/** Samples the index's progress and the server's memory until the index is complete or `limitMs` has passed. */
+async function watchBuild(store, server, limitMs) {
+  const samples = [];
+  for (;;) {
+    const counts = await indexCounts(store);
+    const { rssMb, peakRssMb } = memoryOf(server.child.pid);
+    const seconds = (Date.now() - server.startedAt) / 1000;
+    samples.push({ seconds: Math.round(seconds), indexed: counts.indexed, rssMb });
+    if (samples.length % 12 === 1) say(`[start] ${Math.round(seconds)} s: ${counts.indexed.toLocaleString('en-US')} of ${counts.published.toLocaleString('en-US')} indexed, RSS ${rssMb} MB (peak ${peakRssMb})`);
+    if (counts.indexed >= counts.published) return { complete: true, seconds, samples };
+    if (Date.now() - server.startedAt > limitMs) return { complete: false, seconds, samples };
+    await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+  }
+}
+
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 1000000, untilIndexed: false, skipBuild: false });
+  const options = parseArgs(process.argv.slice(2), { articles: 1000000, untilIndexed: false, watchBuild: 0, skipBuild: false }, { zeroAllowed: ['watchBuild'] });
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');
@@ -42,7 +61,7 @@ async function main() {
   say(`\n${before.indexed.toLocaleString('en-US')} of ${before.published.toLocaleString('en-US')} published articles indexed; starting our app ...`);
 
   const server = await startApp({ store, name: 'start', waitForIndex: false });
-  const result = { firstAnswerSeconds: server.startupSeconds, target: complete ? TARGET_COMPLETE_S : TARGET_MISSING_S, duringBuild: [], indexedSeconds: null };
+  const result = { nodeOptions: serviceNodeOptions(), firstAnswerSeconds: server.startupSeconds, target: complete ? TARGET_COMPLETE_S : TARGET_MISSING_S, duringBuild: [], indexedSeconds: null, buildWatch: null, peakRssMb: null };
   say(`[start] first answer after ${server.startupSeconds.toFixed(1)} s (target ${result.target} s)`);
   try {
     const baseUrl = `http://127.0.0.1:${server.port}`;
@@ -56,11 +75,14 @@ async function main() {
         say(`[start] while the index is built: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
       }
     }
-    if (building && options.untilIndexed) {
-      await untilIndexed(store, BUILD_TIMEOUT_MS);
-      result.indexedSeconds = (Date.now() - server.startedAt) / 1000;
-      say(`[start] index complete after ${result.indexedSeconds.toFixed(0)} s`);
+    if (building && (options.untilIndexed || options.watchBuild > 0)) {
+      const watched = await watchBuild(store, server, options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000);
+      result.buildWatch = { seconds: Math.round(watched.seconds), complete: watched.complete, samples: watched.samples };
+      if (watched.complete) result.indexedSeconds = watched.seconds;
+      say(`[start] ${watched.complete ? `index complete after ${watched.seconds.toFixed(0)} s` : `stopped watching the build after ${watched.seconds.toFixed(0)} s`}`);
     }
+    result.peakRssMb = memoryOf(server.child.pid).peakRssMb;
+    say(`[start] peak RSS ${result.peakRssMb} MB (Node options: ${result.nodeOptions})`);
   } finally {
     await stopServer(server);
   }

@@ -2,6 +2,7 @@
 
 const crypto = require('node:crypto');
 const path = require('node:path');
+const { serviceNodeOptions } = require('../../scripts/node-options');
 const { withDatabaseEnv } = require('./store');
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
@@ -25,7 +26,8 @@ function randomSecrets() {
  * database. Production refuses to start without its secrets; fresh random ones are enough because
  * no token or session has to survive the run. STRAPI_DISABLE_UPDATE_NOTIFICATION is left out: Strapi
  * 5.54 only warns that it is no longer supported, and config/server.ts already turns the check off.
- * `store` is a SQLite file or a PostgreSQL database (bench/lib/store.js).
+ * `store` is a SQLite file or a PostgreSQL database (bench/lib/store.js). Node runs with the options
+ * `npm start` gives it (V8's heap cap), so the figures are those of the service as it is started.
  */
 function serverEnv({ store, port, extra = {} }) {
   const env = withDatabaseEnv({
@@ -35,6 +37,7 @@ function serverEnv({ store, port, extra = {} }) {
     LOG_LEVEL: 'warn',
     ...randomSecrets(),
     HOST: '127.0.0.1',
+    NODE_OPTIONS: serviceNodeOptions(),
   }, store);
   if (port !== undefined) env.PORT = String(port);
   // The benchmark-only switch must never leak from the caller's shell into a normal server.

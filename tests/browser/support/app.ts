@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serviceNodeOptions } from '../../../scripts/node-options';
 
 export const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
 export const STUDIO_NAME = 'Lichtbild Studio';
@@ -192,9 +193,10 @@ export async function startProductionApp(folder: string): Promise<ProductionApp>
 
   const out = fs.openSync(serverLogFile, 'a');
   const startStarted = Date.now();
+  // Started as `npm start` starts it (V8's heap cap), which the build above must not get.
   const server = spawn(process.execPath, [path.join(appDir, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'], {
     cwd: appDir,
-    env,
+    env: { ...env, NODE_OPTIONS: serviceNodeOptions() },
     detached: true,
     stdio: ['ignore', out, out],
   });

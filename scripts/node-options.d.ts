@@ -1,0 +1,2 @@
+/** See node-options.js. */
+export function serviceNodeOptions(callerOptions?: string): string;
