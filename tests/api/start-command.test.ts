@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import packageJson from '../../package.json';
+import { removeServiceDatabase, serviceDatabaseEnv } from '../helpers/service-process';
+
+const APP_DIR = path.resolve(__dirname, '..', '..');
+// A start took 6 to 9 s on this 2-core machine while idle; a loaded one gets well over 3× that.
+const START_TIMEOUT_MS = 90_000;
+const HEAP_CAP = `--max-old-space-size=${packageJson.config.heap_mb}`;
+
+let folder: string;
+
+beforeAll(() => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-start-'));
+});
+
+afterAll(async () => {
+  await removeServiceDatabase(path.join(folder, 'data.db'));
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The processes of a process group (npm, its shell and node), from /proc. */
+function processGroup(groupId: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // Field 5 of /proc/PID/stat, counted after the command name (which may hold spaces).
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === groupId;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** NODE_OPTIONS of the node process serving `strapi start` in the group, as /proc shows its environment. */
+function serverNodeOptions(groupId: number): string | undefined {
+  for (const pid of processGroup(groupId)) {
+    try {
+      const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!commandLine.some((part) => part.endsWith('strapi')) || !commandLine.includes('start')) continue;
+      const environment = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      return environment.find((entry) => entry.startsWith('NODE_OPTIONS='))?.slice('NODE_OPTIONS='.length);
+    } catch {
+      // Gone meanwhile (npm's own short-lived children).
+    }
+  }
+  return undefined;
+}
+
+async function untilServing(baseUrl: string, child: ChildProcess): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < START_TIMEOUT_MS) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
+    const status = await fetch(`${baseUrl}/api/artikel/latest`).then(
+      (response) => response.status,
+      () => null,
+    );
+    if (status !== null) return status;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`npm start did not answer within ${START_TIMEOUT_MS / 1000} s`);
+}
+
+/** Stops the whole group (npm, its shell and node) and waits for npm to exit. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  const kill = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(kill);
+}
+
+describe('npm start', () => {
+  it.each([
+    ['with no NODE_OPTIONS of the operator, caps V8 at package.json config.heap_mb', undefined, HEAP_CAP],
+    ["with the operator's NODE_OPTIONS, passes them after the cap, so theirs win", '--max-old-space-size=512', `${HEAP_CAP} --max-old-space-size=512`],
+  ])('serves the API, and %s', async (_case, operatorOptions, expectedOptions) => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...(await serviceDatabaseEnv(path.join(folder, 'data.db'))),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      // The suite compiles the TypeScript only; the admin panel's build is the browser test's.
+      SERVE_ADMIN_PANEL: 'false',
+    };
+    delete env.NODE_OPTIONS;
+    if (operatorOptions !== undefined) env.NODE_OPTIONS = operatorOptions;
+    const child = spawn('npm', ['start'], { cwd: APP_DIR, env, detached: true, stdio: 'ignore' });
+    try {
+      const started = Date.now();
+      expect(await untilServing(`http://127.0.0.1:${port}`, child)).toBe(200);
+      process.stdout.write(`[operator] npm start answered after ${Date.now() - started} ms\n`);
+      expect(serverNodeOptions(child.pid as number)?.trim()).toBe(expectedOptions);
+    } finally {
+      await stopGroup(child);
+    }
+  });
+});
