@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import packageJson from '../../package.json';
+import { freePort } from '../helpers/ports';
 import { removeServiceDatabase, serviceDatabaseEnv } from '../helpers/service-process';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
@@ -21,17 +21,6 @@ afterAll(async () => {
   await removeServiceDatabase(path.join(folder, 'data.db'));
   fs.rmSync(folder, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The processes of a process group (npm, its shell and node), from /proc. */
 function processGroup(groupId: number): number[] {

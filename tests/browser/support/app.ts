@@ -1,10 +1,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { serviceNodeOptions } from '../../../scripts/node-options';
+import { freePort } from '../../helpers/ports';
 
 export const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
 export const STUDIO_NAME = 'Lichtbild Studio';
@@ -118,17 +118,6 @@ function copyApp(appDir: string): void {
   }
   fs.mkdirSync(path.join(appDir, 'public', 'uploads'), { recursive: true });
   fs.symlinkSync(path.join(REPO_DIR, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 const secret = () => crypto.randomBytes(16).toString('base64');
