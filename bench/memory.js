@@ -5,7 +5,7 @@
 // (a crawler or an attacker: each a new cache entry; one in ten a pair of real words, matching many
 // articles, the others words found nowhere) and 20,000 distinct article pages. The resident memory
 // (RSS, and its peak since start, from /proc) is read after each step; then the sitemap's files,
-// the largest answers the service builds (up to 50,000 article pages each), are read once and must
+// the largest answers the service builds (ARTIKEL_SITEMAP_URLS article pages each), are read at once and must
 // list every published article; afterwards sampled answers are compared with the database: the
 // cache must have given up entries, not correctness. The app runs with the Node options `npm start`
 // gives it (V8's heap cap, package.json's config.heap_mb; a NODE_OPTIONS of the caller's wins).
@@ -24,7 +24,7 @@ const { readMixPaths } = require('./lib/read-mix');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
 const { memoryOf, startApp, stopServer } = require('./lib/side-runs');
-const { publishedSlugs, sqliteStore } = require('./lib/store');
+const { indexCounts, publishedSlugs, sqliteStore } = require('./lib/store');
 const { writeFigures } = require('./lib/figures');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { createRandom } = require('./lib/prng');
@@ -85,15 +85,6 @@ async function readSitemap(baseUrl) {
   return { files: texts.length, articlePages: texts.reduce((sum, text) => sum + (text.match(/<url>/g) ?? []).length, 0) };
 }
 
-const publishedCount = (databaseFile) => {
-  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
-  } finally {
-    db.close();
-  }
-};
-
 async function main() {
   const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 24, mmapMb: 0, connections: 20, mixSeconds: 15, skipBuild: false }, { zeroAllowed: ['cacheMb', 'mmapMb'] });
   const createdAt = new Date().toISOString();
@@ -121,7 +112,7 @@ async function main() {
     step('read mix', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
     step(`${searches.length.toLocaleString('en-US')} distinct searches`, await runLoad({ ports: [port], paths: searches.map((q) => `/api/artikel?q=${encodeURIComponent(q)}`), connections: options.connections, onlyVisit: true }));
     step(`${slugs.length.toLocaleString('en-US')} distinct articles`, await runLoad({ ports: [port], paths: slugs.map((slug) => `/api/artikel/${encodeURIComponent(slug)}`), connections: options.connections, onlyVisit: true }));
-    sitemap = { ...(await readSitemap(`http://127.0.0.1:${port}`)), published: publishedCount(seedInfo.database) };
+    sitemap = { ...(await readSitemap(`http://127.0.0.1:${port}`)), published: (await indexCounts(store)).published };
     step(`sitemap: ${sitemap.files} files, ${sitemap.articlePages.toLocaleString('en-US')} article pages`);
     step('read mix again', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
     const checkedSlugs = slugs.filter((_, i) => i % Math.max(1, Math.floor(slugs.length / CHECKED_SLUGS)) === 0).slice(0, CHECKED_SLUGS);
