@@ -19,15 +19,22 @@ const LIST_MAX_LIMIT = 50;
 const PREFIX = '/api/artikel';
 const WHOLE_NUMBER = /^[0-9]+$/;
 
+/** A whole number from the environment, or the fallback when it is unset. */
+function envInt(name, fallback) {
+  const value = process.env[name];
+  return value === undefined || value === '' ? fallback : Number.parseInt(value, 10);
+}
+
 function openDatabase(file) {
   const db = new Database(file, { fileMustExist: true });
-  // The app's settings (config/database.ts), so both read the file the same way.
+  // The app's settings (config/database.ts), from the same variables with the same defaults, so both
+  // read the file the same way: a 16 MB page cache and no memory map unless the run sets them.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -32000');
+  db.pragma(`cache_size = ${-1024 * envInt('DATABASE_SQLITE_CACHE_MB', 16)}`);
   db.pragma('temp_store = MEMORY');
-  db.pragma('mmap_size = 268435456');
+  db.pragma(`mmap_size = ${envInt('DATABASE_SQLITE_MMAP_MB', 0) * 1024 * 1024}`);
   return db;
 }
 

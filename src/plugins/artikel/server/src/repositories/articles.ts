@@ -10,8 +10,8 @@ import { searchableText } from '../utils/search-words';
 import { indexComplete } from './index-state';
 import { searchIndex } from './search';
 import { hasTagByScan } from './tags';
-import { readDatabase, type Knex, type RawSql } from './transactions';
-import { firstRow, limitRows } from './row-limits';
+import { readDatabase, readRows, type Knex, type RawSql } from './transactions';
+import { firstRow, limitRows, limitSql } from './row-limits';
 
 type QueryBuilder = ReturnType<Knex>;
 
@@ -166,6 +166,25 @@ const SUMMARY_COLUMNS = [
   'f.formats AS cover_formats',
 ];
 
+// How the summary reads reach each article row's (alias `a`) category link (`l`) and category
+// (`c`), uploaded cover (its link `fr`, its file `f`) and view count (`v`): SQL written once, which
+// knex passes on as it is (see joinRaw) and the fixed reads below run as it is (see readRows).
+const CATEGORY_JOINS = `LEFT JOIN ${TABLES.articleCategoryLinks} l ON l.article_id = a.id LEFT JOIN ${TABLES.categories} c ON c.id = l.category_id`;
+const COVER_JOINS = `LEFT JOIN ${TABLES.mediaLinks} fr ON fr.related_id = a.id AND fr.related_type = '${ARTICLE_UID}' AND fr.field = 'cover' LEFT JOIN ${TABLES.files} f ON f.id = fr.file_id`;
+const SUMMARY_JOINS = `${CATEGORY_JOINS} ${COVER_JOINS} LEFT JOIN ${TABLES.viewCounts} v ON v.article_document_id = a.document_id`;
+const NEWEST_FIRST = 'a.published_at DESC, a.created_at DESC, a.id DESC';
+
+/** The summary columns and `extra` columns of `a`, of the published article rows (add AND ... to narrow them). */
+const publishedSummaries = (extra: string[] = []): string =>
+  `SELECT ${[...SUMMARY_COLUMNS, ...extra].join(', ')} FROM ${TABLES.articles} a ${SUMMARY_JOINS} WHERE a.published_at IS NOT NULL`;
+
+// The reads whose SQL never changes (but for a page's numbers), run by readRows.
+const NEWEST_SUMMARIES = `${publishedSummaries()} ORDER BY ${NEWEST_FIRST}`;
+const DETAIL_BY_SLUG = `${publishedSummaries(['a.id', 'a.meta_title', 'a.meta_description', 'a.meta_keywords', 'l.category_id'])} AND a.slug = ? ${limitSql(1)}`;
+const GALLERY_OF = `SELECT f.url, f.alternative_text, f.caption, f.width, f.height, f.mime, f.formats
+  FROM ${TABLES.mediaLinks} fr JOIN ${TABLES.files} f ON f.id = fr.file_id
+  WHERE fr.related_type = '${ARTICLE_UID}' AND fr.field = 'gallery' AND fr.related_id = ? ORDER BY fr."order"`;
+
 const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id: string }>).map((row) => String(row.document_id));
 
 /**
@@ -192,18 +211,10 @@ export const publishedArticles = (strapi: Core.Strapi) => {
   const publishedRowsById = (): QueryBuilder =>
     sqlite ? knex().from(knex().raw('?? AS a INDEXED BY ??', [TABLES.articles, PUBLISHED_ARTICLE_IDS_INDEX])).whereNotNull('a.published_at') : publishedRows();
 
-  /** Joins each article row to its category link (`l`) and category (`c`). */
-  const withCategory = (query: QueryBuilder): QueryBuilder =>
-    query.leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id').leftJoin({ c: TABLES.categories }, 'c.id', 'l.category_id');
+  /** Published article rows with their category link (`l`) and category (`c`). */
+  const published = (): QueryBuilder => publishedRows().joinRaw(CATEGORY_JOINS);
 
-  const published = (): QueryBuilder => withCategory(publishedRows());
-
-  const newestFirst = (query: QueryBuilder): QueryBuilder =>
-    query.orderBy([
-      { column: 'a.published_at', order: 'desc' },
-      { column: 'a.created_at', order: 'desc' },
-      { column: 'a.id', order: 'desc' },
-    ]);
+  const newestFirst = (query: QueryBuilder): QueryBuilder => query.orderByRaw(NEWEST_FIRST);
 
   /**
    * How a page query names the article's columns in its filters. SQLite plans a page newest first
@@ -247,38 +258,20 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     return { query };
   };
 
-  /** Joins each article row (alias `a`) to its uploaded cover's file (alias `f`), if it has one. */
-  const withCoverFile = (query: QueryBuilder): QueryBuilder =>
-    query
-      .leftJoin({ fr: TABLES.mediaLinks }, (join) => {
-        join
-          .on('fr.related_id', '=', 'a.id')
-          .andOn('fr.related_type', '=', knex().raw('?', [ARTICLE_UID]))
-          .andOn('fr.field', '=', knex().raw('?', ['cover']));
-      })
-      .leftJoin({ f: TABLES.files }, 'f.id', 'fr.file_id');
-
   /**
-   * The summary columns of each article (its category, view count and uploaded cover), and any
-   * `extra` columns of `a`. Written as one piece of SQL: knex quotes each named column anew on
-   * every query, a tenth of an uncached latest's time. None of the names needs quoting.
+   * The summary columns of each article a query selects (its category, view count and uploaded
+   * cover), and any `extra` columns of `a`. Written as one piece of SQL: knex quotes each named
+   * column anew on every query, a tenth of an uncached latest's time. None of the names needs quoting.
    */
   const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> =>
-    (await withCoverFile(withCategory(query))
-      .leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id')
-      .select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')))) as Row[];
+    (await query.joinRaw(SUMMARY_JOINS).select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')))) as Row[];
 
   const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => (await summaryRows(query)).map(parseSummaryRow);
 
   /** An article's gallery, in the order the editor gave it. */
-  const galleryOf = async (articleId: number): Promise<MediaRecord[]> => {
-    const rows = (await knex()({ fr: TABLES.mediaLinks })
-      .join({ f: TABLES.files }, 'f.id', 'fr.file_id')
-      .where({ 'fr.related_type': ARTICLE_UID, 'fr.field': 'gallery', 'fr.related_id': articleId })
-      .select('f.url', 'f.alternative_text', 'f.caption', 'f.width', 'f.height', 'f.mime', 'f.formats')
-      .orderBy('fr.order')) as GalleryRow[];
-    return rows.map(parseGalleryRow);
-  };
+  const galleryOf = async (articleId: number): Promise<MediaRecord[]> => ((await readRows(strapi, GALLERY_OF, [articleId])) as GalleryRow[]).map(parseGalleryRow);
+
+  const narrowsNothing = (filters: ArticleFilters): boolean => filters.words.length === 0 && filters.category === null && filters.tagKey === null;
 
   return {
     categoryIdsNamed,
@@ -301,6 +294,8 @@ export const publishedArticles = (strapi: Core.Strapi) => {
      * a handful of articles).
      */
     async newest(filters: ArticleFilters, limit: number, offset = 0, matching?: number): Promise<ArticleRecord[]> {
+      // The latest and the unfiltered list: a page of the published_at index.
+      if (narrowsNothing(filters)) return ((await readRows(strapi, `${NEWEST_SUMMARIES} ${limitSql(limit, offset)}`)) as SummaryRow[]).map(parseSummaryRow);
       const walk = matching === undefined || matching > FEW_MATCHES;
       const selected = await filtered(filters, { forPage: walk });
       if (selected === null) return [];
@@ -336,13 +331,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
 
     /** The published article with this slug, as its page shows it, and its category's id (for related articles); null if there is none. */
     async detailBySlug(slug: string): Promise<{ record: ArticleDetailRecord; categoryId: number | null } | null> {
-      const [row] = await summaryRows<DetailRow>(limitRows(publishedRows().where('a.slug', slug), 1), [
-        'a.id',
-        'a.meta_title',
-        'a.meta_description',
-        'a.meta_keywords',
-        'l.category_id',
-      ]);
+      const [row] = (await readRows(strapi, DETAIL_BY_SLUG, [slug])) as DetailRow[];
       if (row === undefined) return null;
       return {
         record: { ...parseSummaryRow(row), metaTitle: row.meta_title, metaDescription: row.meta_description, metaKeywords: row.meta_keywords, gallery: await galleryOf(Number(row.id)) },
@@ -353,7 +342,8 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     /** The published articles of these documents, in the order given (unpublished ones left out). */
     async byDocumentIds(documentIds: string[]): Promise<ArticleRecord[]> {
       if (documentIds.length === 0) return [];
-      const found = new Map((await records(publishedRows().whereIn('a.document_id', documentIds))).map((record) => [record.documentId, record]));
+      const rows = (await readRows(strapi, `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`, documentIds)) as SummaryRow[];
+      const found = new Map(rows.map(parseSummaryRow).map((record) => [record.documentId, record]));
       return documentIds.flatMap((id) => found.get(id) ?? []);
     },
 
@@ -466,7 +456,8 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     /** Published articles `offset` to `offset + limit` in a stable order (row id), with their photos. */
     async sitemapPage(offset: number, limit: number): Promise<SitemapRecord[]> {
       const rows = (await limitRows(
-        withCoverFile(knex()({ a: TABLES.articles }).whereNotNull('a.published_at'))
+        publishedRows()
+          .joinRaw(COVER_JOINS)
           .select('a.id', 'a.slug', 'a.updated_at', 'a.cover_image_url', 'f.url as cover_media_url')
           .orderBy('a.id'),
         limit,

@@ -27,3 +27,12 @@ export function limitRows<Query extends Limitable>(query: Query, limit: number, 
 export async function firstRow(query: { first(): Limitable & PromiseLike<unknown> }, offset?: number): Promise<unknown> {
   return limitRows(query.first(), 1, offset);
 }
+
+/**
+ * LIMIT and OFFSET for SQL written by hand, as numbers, for the reason limitRows gives. Each must be
+ * a whole number the repository computed; anything else is a defect, not input.
+ */
+export function limitSql(limit: number, offset = 0): string {
+  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset) || limit < 0 || offset < 0) throw new Error(`not a row limit: LIMIT ${limit} OFFSET ${offset}`);
+  return `LIMIT ${limit} OFFSET ${offset}`;
+}
