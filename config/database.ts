@@ -12,8 +12,9 @@ const PREPARED_STATEMENTS = 500;
 /**
  * Knex prepares every query anew on better-sqlite3 (parse and plan, each time the same text); the
  * connection keeps the last PREPARED_STATEMENTS statements and hands a kept one out again. Safe
- * because knex runs each statement to completion (all() or run()) before the next query, and
- * SQLite re-prepares a kept statement by itself after a schema change.
+ * because whatever uses the connection (knex, and the artikel plugin's fixed reads, see its
+ * repositories/transactions.ts) runs each statement to completion (all() or run()) before the next
+ * query, and SQLite re-prepares a kept statement by itself after a schema change.
  */
 function keepPreparedStatements(connection: SqliteConnection): void {
   const prepare = connection.prepare.bind(connection);
