@@ -2,9 +2,14 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 
 import { LRUCache } from 'lru-cache';
+import { FOLD_SQL_FUNCTION, foldCase } from '../src/plugins/artikel/server/src/utils/search-words';
 
 type SqliteStatement = object;
-type SqliteConnection = { pragma: (statement: string) => unknown; prepare: (sql: string) => SqliteStatement };
+type SqliteConnection = {
+  pragma: (statement: string) => unknown;
+  prepare: (sql: string) => SqliteStatement;
+  function: (name: string, options: { deterministic: boolean }, implementation: (value: unknown) => unknown) => unknown;
+};
 
 // Distinct SQL texts kept prepared per connection: the app's queries are a few hundred shapes.
 const PREPARED_STATEMENTS = 500;
@@ -41,6 +46,8 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
     return {
       connection: {
         client: 'postgres',
+        // A failed query's error names its SQL without the values (see the artikel plugin's database-errors.ts).
+        compileSqlOnError: false,
         connection: {
           connectionString: env('DATABASE_URL'),
           host: env('DATABASE_HOST', 'localhost'),
@@ -62,6 +69,8 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
   return {
     connection: {
       client: 'sqlite',
+      // A failed query's error names its SQL without the values (see the artikel plugin's database-errors.ts).
+      compileSqlOnError: false,
       connection: {
         filename: path.resolve(appRoot, env('DATABASE_FILENAME', '.tmp/data.db')),
       },
@@ -81,6 +90,9 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
           // 256 MB took the process past 500 MB at start.
           connection.pragma(`mmap_size = ${env.int('DATABASE_SQLITE_MMAP_MB', 0) * 1024 * 1024}`);
           keepPreparedStatements(connection);
+          // SQLite's LOWER folds ASCII only: the artikel plugin's searches and tag scans fold case
+          // with this function, as its index and PostgreSQL's word index do (see its search-words.ts).
+          connection.function(FOLD_SQL_FUNCTION, { deterministic: true }, (value) => (typeof value === 'string' ? foldCase(value) : value));
           done(undefined, connection);
         },
       },

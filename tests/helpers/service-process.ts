@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, withPostgres, type Store } from './store';
@@ -24,14 +25,17 @@ export interface ServiceProcess {
  * PostgreSQL (DATABASE_CLIENT=postgres) it names a database of the test cluster instead (see
  * `serviceDatabaseName`), created on first use, so every start on one file finds the same data.
  */
-export async function startServiceProcess(databaseFile: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(databaseFile: string, env: Record<string, string> = {}, options: { logFile?: string } = {}): Promise<ServiceProcess> {
   const store = currentStore();
   const databaseName = serviceDatabaseName(databaseFile);
   const databaseEnv = await serviceDatabaseEnv(databaseFile);
+  // The service's log (its standard output) goes to `logFile` when one is given, for tests of what it logs.
+  const log = options.logFile === undefined ? 'ignore' : fs.openSync(options.logFile, 'a');
   const child = fork(CHILD, [], {
     env: { ...process.env, ...databaseEnv, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', log, 'inherit', 'ipc'],
   });
+  if (typeof log === 'number') fs.closeSync(log);
   const ready = await new Promise<{ port: number; token: string }>((resolve, reject) => {
     child.once('message', (message) => resolve(message as { port: number; token: string }));
     child.once('exit', (code) => reject(new Error(`the service exited with ${code} before it was ready`)));

@@ -1,4 +1,4 @@
-import { caseSpellings, mayFind, searchableText } from '../../src/plugins/artikel/server/src/utils/search-words';
+import { mayFind, searchableText, searchText, searchWordsOf, withinSearchLimits } from '../../src/plugins/artikel/server/src/utils/search-words';
 
 const text = (title: string, content = '', tags: string | null = null) => searchableText({ title, content, tags });
 
@@ -38,24 +38,21 @@ describe('whether a search may find an article, as the read cache tells which se
   });
 });
 
-describe('caseSpellings', () => {
-  it('spells each letter outside ASCII both ways and ASCII letters in lower case only, which LIKE folds itself', () => {
-    expect(caseSpellings('ÜBER')).toEqual(['über', 'Über']);
-    expect(caseSpellings('Äpfel-Öl').sort()).toEqual(['äpfel-öl', 'äpfel-Öl', 'Äpfel-öl', 'Äpfel-Öl'].sort());
+describe('the words of a search', () => {
+  it('drops control characters, so a word holding one is the word without it', () => {
+    expect(searchWordsOf(searchText('pan\u0001tai\u007f  foto\u0000 '))).toEqual(['pantai', 'foto']);
   });
 
-  it('gives a word without cased letters outside ASCII once', () => {
-    expect(caseSpellings('Camera42')).toEqual(['camera42']);
-    expect(caseSpellings('日本')).toEqual(['日本']);
+  it('keeps each word once, whatever its case', () => {
+    expect(searchWordsOf('Über über ÜBER kabut')).toEqual(['Über', 'kabut']);
   });
 
-  it('keeps a letter whose upper case is two letters in lower case only', () => {
-    expect(caseSpellings('straße')).toEqual(['straße']);
-  });
-
-  it('spells at most six letters both ways, so a long word gives at most 64 patterns', () => {
-    const spellings = caseSpellings('éééééééé');
-    expect(spellings).toHaveLength(64);
-    expect(spellings.every((spelling) => spelling.endsWith('éé'))).toBe(true);
+  it('keeps a search within 10 distinct words of 100 characters and 200 characters in all', () => {
+    expect(withinSearchLimits(Array.from({ length: 10 }, (_unused, index) => `kata${index}`).join(' '))).toBe(true);
+    expect(withinSearchLimits(Array.from({ length: 11 }, (_unused, index) => `kata${index}`).join(' '))).toBe(false);
+    expect(withinSearchLimits('kata '.repeat(30).trim())).toBe(true);
+    expect(withinSearchLimits('ü'.repeat(100))).toBe(true);
+    expect(withinSearchLimits('ü'.repeat(101))).toBe(false);
+    expect(withinSearchLimits(`${'a'.repeat(60)} `.repeat(4).trim())).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { searchableText } from '../utils/search-words';
 import { indexComplete } from './index-state';
 import { searchIndex } from './search';
 import { hasTagByScan } from './tags';
-import { readDatabase, readRows, type Knex, type RawSql } from './transactions';
+import { longReadRows, readDatabase, readRows, type Knex, type RawSql } from './transactions';
 import { firstRow, limitRows, limitSql } from './row-limits';
 
 type QueryBuilder = ReturnType<Knex>;
@@ -252,7 +252,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     if (filters.tagKey !== null) {
       if (indexComplete(strapi)) query.whereRaw('? IN ?', [column('a.document_id'), knex()(TABLES.tags).select('document_id').where('tag', filters.tagKey)]);
       else {
-        const scan = hasTagByScan('a.tags', filters.tagKey);
+        const scan = hasTagByScan('a.tags', filters.tagKey, sqlite);
         query.whereRaw(scan.sql, scan.bindings);
       }
     }
@@ -264,10 +264,14 @@ export const publishedArticles = (strapi: Core.Strapi) => {
    * cover), and any `extra` columns of `a`. Written as one piece of SQL: knex quotes each named
    * column anew on every query, a tenth of an uncached latest's time. None of the names needs quoting.
    */
-  const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> =>
-    (await query.joinRaw(SUMMARY_JOINS).select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')))) as Row[];
+  const withSummaryColumns = (query: QueryBuilder, extra: string[] = []): QueryBuilder => query.joinRaw(SUMMARY_JOINS).select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')));
+
+  const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> => (await withSummaryColumns(query, extra)) as Row[];
 
   const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => (await summaryRows(query)).map(parseSummaryRow);
+
+  /** The summaries of a filtered list's page: a long read (see longReadRows). */
+  const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> => ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow);
 
   /** An article's gallery, in the order the editor gave it. */
   const galleryOf = async (articleId: number): Promise<MediaRecord[]> => ((await readRows(strapi, GALLERY_OF, [articleId])) as GalleryRow[]).map(parseGalleryRow);
@@ -285,7 +289,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       }
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return 0;
-      const row = (await firstRow(selected.query.count({ total: '*' }))) as { total: number | string } | undefined;
+      const [row] = (await longReadRows(strapi, selected.query.count({ total: '*' }))) as Array<{ total: number | string }>;
       return Number(row?.total ?? 0);
     },
 
@@ -301,10 +305,10 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       const walk = matching === undefined || matching > FEW_MATCHES;
       const selected = await filtered(filters, { forPage: walk });
       if (selected === null) return [];
-      if (walk) return records(limitRows(newestFirst(selected.query), limit, offset));
+      if (walk) return filteredRecords(limitRows(newestFirst(selected.query), limit, offset));
       // The matches are sorted by their ids and dates alone; only the page's rows are read with their summaries.
       const page = limitRows(newestFirst(selected.query.select('a.id')), limit, offset);
-      return records(newestFirst(publishedRows().whereIn('a.id', page)));
+      return filteredRecords(newestFirst(publishedRows().whereIn('a.id', page)));
     },
 
     /**
@@ -374,7 +378,7 @@ export const publishedArticles = (strapi: Core.Strapi) => {
         ]);
       } else {
         // While the index is built: the same candidates and counts, read from the articles' tags.
-        const scans = article.tagKeys.map((key) => hasTagByScan('tags', key));
+        const scans = article.tagKeys.map((key) => hasTagByScan('tags', key, sqlite));
         const candidates = union(
           scans.map((scan) => ({ sql: `SELECT document_id FROM ${TABLES.articles} WHERE published_at IS NOT NULL AND ${scan.sql} AND document_id <> ? ${newestOfTag}`, bindings: [...scan.bindings, article.documentId] })),
         );

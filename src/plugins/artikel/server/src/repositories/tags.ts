@@ -1,8 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { caseSpellings } from '../utils/search-words';
+import { FOLD_SQL_FUNCTION, foldCase } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
-import { escapeLike } from './like-patterns';
 import { yieldToEventLoop } from '../utils/event-loop';
 import { lastOfBatch } from './document-batches';
 import { database, type Knex } from './transactions';
@@ -102,14 +101,12 @@ export async function ensureTagTable(strapi: Core.Strapi): Promise<{ created: bo
 /**
  * SQL that is true where an article's tags (column `column`) hold this tag key, read from the text
  * instead of the index (while it is built, see index-state). Tags are stored as written by
- * formatTags ("a, b"); the spaces around each comma are taken out, and each spelling of the key (see
- * caseSpellings) is looked for between commas.
+ * formatTags ("a, b"); the spaces around each comma are taken out, the case folded (on SQLite by
+ * the plugin's function, whose folding is Unicode's; its LOWER folds ASCII only), and the key is
+ * looked for between commas.
  */
-export function hasTagByScan(column: string, key: string): { sql: string; bindings: string[] } {
-  const spellings = caseSpellings(key);
-  const listed = `',' || LOWER(TRIM(REPLACE(REPLACE(${column}, ' ,', ','), ', ', ','))) || ','`;
-  return {
-    sql: `(${spellings.map(() => `${listed} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
-    bindings: spellings.map((spelling) => `%,${escapeLike(spelling)},%`),
-  };
+export function hasTagByScan(column: string, key: string, sqlite: boolean): { sql: string; bindings: string[] } {
+  const fold = sqlite ? FOLD_SQL_FUNCTION : 'LOWER';
+  const listed = `',' || ${fold}(TRIM(REPLACE(REPLACE(${column}, ' ,', ','), ', ', ','))) || ','`;
+  return { sql: `${sqlite ? 'instr' : 'strpos'}(${listed}, ?) > 0`, bindings: [`,${foldCase(key)},`] };
 }

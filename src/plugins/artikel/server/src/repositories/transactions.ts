@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 import { knex as createKnex } from 'knex';
 import { isSqlite } from '../utils/database-dialect';
+import { keepSqlOutOfErrors } from '../utils/database-errors';
+import { closeLongReads, longReadsOf } from './long-reads';
 
 export type Knex = Core.Strapi['db']['connection'];
 /** A piece of raw SQL, as knex.raw() gives it. */
@@ -77,6 +79,7 @@ function openReader(strapi: Core.Strapi): Reader {
       done(error, ready);
     });
   const knex = createKnex({ ...config, connection: { ...connection, options: { readonly: true } }, pool: { ...pool, min: 1, max: 1, afterCreate } }) as unknown as Knex;
+  keepSqlOutOfErrors(knex);
   return {
     knex,
     get connection() {
@@ -123,10 +126,40 @@ export async function readRows(strapi: Core.Strapi, sql: string, bindings: SqlVa
   return Array.isArray(result) ? result : result.rows;
 }
 
-/** Closes the read-only connection (on SQLite), when the app stops. */
+/** A query knex can write out as SQL text and its bindings. */
+interface CompilableQuery extends PromiseLike<unknown> {
+  toSQL(): { toNative(): { sql: string; bindings: readonly unknown[] } };
+}
+
+/** A binding as better-sqlite3 takes it, as knex would pass it (dates as milliseconds, booleans as 0 or 1). */
+function sqliteValue(value: unknown): SqlValue {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value as SqlValue;
+}
+
+/**
+ * The rows of a read whose cost grows with the archive (a search, a filtered list and its count),
+ * built on the connection readDatabase picks. On SQLite's read-only connection it runs on the
+ * long-read thread (see long-reads.ts), so the event loop answers everyone else meanwhile;
+ * elsewhere (PostgreSQL, whose driver never holds the event loop, or inside a write) knex runs it.
+ */
+export async function longReadRows(strapi: Core.Strapi, query: CompilableQuery): Promise<unknown[]> {
+  const reader = readers.get(strapi);
+  if (reader !== undefined && readDatabase(strapi) === reader.knex) {
+    const { sql, bindings } = query.toSQL().toNative();
+    const pragma = async (name: string): Promise<unknown> => Object.values(((await readRows(strapi, `PRAGMA ${name}`)) as Array<Record<string, unknown>>)[0] ?? {})[0];
+    return longReadsOf(strapi, pragma).rows(sql, bindings.map(sqliteValue));
+  }
+  const result = (await query) as unknown[] | { rows: unknown[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
+/** Closes the read-only connection and the long-read thread (on SQLite), when the app stops. */
 export async function closeReadDatabase(strapi: Core.Strapi): Promise<void> {
   const reader = readers.get(strapi);
   readers.delete(strapi);
+  await closeLongReads(strapi);
   await reader?.knex.destroy();
 }
 

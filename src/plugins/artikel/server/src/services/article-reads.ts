@@ -16,7 +16,7 @@ import type { MediaRecord } from '../utils/photos';
 import { getService } from '../utils/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
-import { mayFind } from '../utils/search-words';
+import { foldCase, mayFind } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
@@ -175,7 +175,11 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     if (filters.category !== null) return [CATEGORY_NAMES, ...(await articles.categoryIdsNamed(filters.category)).map(categoryScope)];
     if (filters.tagKey !== null) return [tagScope(filters.tagKey)];
     if (filters.words.length === 0) return [PUBLISHED];
-    return { scopes: [], changedBy: (write) => write.texts === undefined || write.texts.some((text) => mayFind(filters.words, text)) };
+    return {
+      scopes: [],
+      changedBy: (write) => write.texts === undefined || write.texts.some((text) => mayFind(filters.words, text)),
+      testKey: `search:${JSON.stringify(filters.words.map(foldCase).sort())}`,
+    };
   };
 
   /** Summaries with their current view counts laid over the remembered ones. */

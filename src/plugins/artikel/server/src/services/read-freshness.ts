@@ -8,6 +8,19 @@ import { getService } from '../utils/get-service';
 import type { WrittenScope } from '../utils/written-scope';
 
 /**
+ * Searches are tested against a written article's texts, before and after (see the read cache's
+ * shared tests); past this many characters they are not read, and the write counts as changing
+ * every search, so a write's cost stays bounded however long its article.
+ */
+const MAX_TESTED_TEXT = 32 * 1024;
+
+/** The searchable texts of an article's versions, or undefined (every search changed) when one is too long to test. */
+function searchableTexts(versions: Array<PublishedVersion | null>): string[] | undefined {
+  const texts = versions.flatMap((version) => (version === null ? [] : [version.searchableText]));
+  return texts.every((text) => text.length <= MAX_TESTED_TEXT) ? texts : undefined;
+}
+
+/**
  * Keeps every instance's remembered reads true to the database: a write drops what it can change
  * from this instance's once it commits and tells the other instances on the same database what it
  * wrote, which drop the same from theirs.
@@ -46,7 +59,7 @@ const readFreshness = ({ strapi }: { strapi: Core.Strapi }) => {
         previous: { tagKeys: before?.tagKeys ?? [], categoryId: before?.categoryId ?? null },
         published: after === null ? null : { at: after.publishedAt, createdAt: after.createdAt },
         pushedOut: after === null ? [] : await articles.pushedOutOfCandidates(after.tagKeys, after.publishedAt),
-        texts: [before, after].flatMap((version) => (version === null ? [] : [version.searchableText])),
+        texts: searchableTexts([before, after]),
       });
     },
 

@@ -18,3 +18,24 @@ export function isUniqueViolation(error: unknown, column: string): boolean {
   }
   return false;
 }
+
+/** What keepSqlOutOfErrors needs of a knex instance. */
+interface QueryErrorSource {
+  on(event: 'query-error', listener: (error: unknown, query: { sql?: unknown }) => void): unknown;
+}
+
+/**
+ * knex puts a failed query's SQL in front of the driver's message ("select … - no such column"),
+ * and Strapi logs an unexpected error's message whole: the SQL of a search names what a visitor
+ * typed, and one malformed request could write megabytes of it. With compileSqlOnError off
+ * (config/database.ts) the prefix is the statement's text exactly, and is taken off again here,
+ * before anything catches the error: logs get the driver's message and code only.
+ */
+export function keepSqlOutOfErrors(knex: QueryErrorSource): void {
+  knex.on('query-error', (error, query) => {
+    if (!(error instanceof Error) || typeof query.sql !== 'string') return;
+    const prefix = `${query.sql} - `;
+    if (error.message.startsWith(prefix)) error.message = error.message.slice(prefix.length);
+    if (error.stack?.includes(prefix)) error.stack = error.stack.replace(prefix, '');
+  });
+}

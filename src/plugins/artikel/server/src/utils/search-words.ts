@@ -1,5 +1,49 @@
 import { SEARCH_MIN_WORD_LENGTH } from '../constants';
 
+/**
+ * What one search may ask: distinct words, characters per word, characters in all (after control
+ * characters are dropped). Each word is one condition on the index (or one scan of the articles'
+ * text), so the words bound a search's cost. A word of 100 characters holds a pasted SHA-256 or
+ * a long URL's path; longer words in articles are found by any part of up to 100 characters.
+ */
+export const SEARCH_LIMITS = { words: 10, wordCharacters: 100, characters: 200 } as const;
+
+// Control characters but the white space that separates words: they cannot be typed, no article's
+// text is found by them, and FTS5 reads its query as a C string.
+const DROPPED_CHARACTERS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
+
+/** q with its control characters dropped and its ends trimmed: the text a search looks for. */
+export function searchText(q: string): string {
+  return q.replace(DROPPED_CHARACTERS, '').trim();
+}
+
+/** The words of a search text, each once (case-insensitively): a word repeated adds nothing to "every word must occur". */
+export function searchWordsOf(text: string): string[] {
+  const words = new Map<string, string>();
+  for (const word of text.split(/\s+/)) {
+    if (word !== '' && !words.has(foldCase(word))) words.set(foldCase(word), word);
+  }
+  return [...words.values()];
+}
+
+/** Whether a search text keeps to SEARCH_LIMITS. */
+export function withinSearchLimits(text: string): boolean {
+  const words = searchWordsOf(text);
+  return (
+    [...text].length <= SEARCH_LIMITS.characters &&
+    words.length <= SEARCH_LIMITS.words &&
+    words.every((word) => [...word].length <= SEARCH_LIMITS.wordCharacters)
+  );
+}
+
+/** How a search folds case, everywhere it compares: Unicode's lower case, as JavaScript maps it. */
+export function foldCase(text: string): string {
+  return text.toLowerCase();
+}
+
+/** The SQL function, on SQLite's long-read connection, that folds a column's text as foldCase does. */
+export const FOLD_SQL_FUNCTION = 'artikel_fold';
+
 // FTS5 query strings are C strings to its parser: a control character could end or break one.
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
@@ -62,25 +106,4 @@ export function mayFind(words: string[], text: string): boolean {
     if (!text.includes(ANY_CHARACTER)) return text.includes(lower);
     return new RegExp([...lower].map((character) => `[${escapedInClass(character)}${ANY_CHARACTER}]`).join('')).test(text);
   });
-}
-
-// How many characters outside ASCII a scanned word is spelled both ways for: 2^6 patterns at most.
-const MAX_CASED_CHARACTERS = 6;
-
-/**
- * A word as LIKE patterns that together find it in any case, for a scan: LIKE folds the case of
- * ASCII letters only, so the word is lower-cased and each letter outside ASCII whose upper case is
- * one other character is spelled both ways (up to MAX_CASED_CHARACTERS of them; any further ones in
- * lower case only). "über" gives "über" and "Über".
- */
-export function caseSpellings(word: string): string[] {
-  let spellings = [''];
-  let cased = 0;
-  for (const character of word.toLowerCase()) {
-    const upper = character.toUpperCase();
-    const bothWays = character > '\x7f' && upper !== character && [...upper].length === 1 && cased < MAX_CASED_CHARACTERS;
-    if (bothWays) cased += 1;
-    spellings = spellings.flatMap((start) => (bothWays ? [start + character, start + upper] : [start + character]));
-  }
-  return spellings;
 }

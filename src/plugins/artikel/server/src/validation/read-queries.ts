@@ -1,5 +1,6 @@
 import { yup } from '@strapi/utils';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../constants';
+import { SEARCH_LIMITS, searchText, searchWordsOf, withinSearchLimits } from '../utils/search-words';
 import { textValue, validateInput } from './validate';
 
 const WHOLE_NUMBER = /^[0-9]+$/;
@@ -10,10 +11,17 @@ const positiveWholeNumber = (name: string) =>
     .test('whole-number', `${name} must be a whole number of at least 1`, (value) => value === undefined || (WHOLE_NUMBER.test(value) && Number(value) >= 1))
     .test('safe-integer', `${name} must be at most ${Number.MAX_SAFE_INTEGER}`, (value) => value === undefined || !WHOLE_NUMBER.test(value) || Number.isSafeInteger(Number(value)));
 
+const { words: MAX_WORDS, wordCharacters: MAX_WORD_CHARACTERS, characters: MAX_CHARACTERS } = SEARCH_LIMITS;
+
 const listQuerySchema = yup.object({
-  // No length limits: a long q, kategori or tag simply matches nothing, and the HTTP server
-  // already refuses request lines over 16 KB.
-  q: textValue(),
+  q: textValue().test(
+    'search-limits',
+    `q may hold at most ${MAX_WORDS} words of at most ${MAX_WORD_CHARACTERS} characters, ${MAX_CHARACTERS} characters in all: shorten the search`,
+    (value) => value === undefined || withinSearchLimits(searchText(value)),
+  ),
+  // No length limits: a long kategori or tag is one lookup that matches nothing, and the HTTP
+  // server already refuses request lines over 16 KB.
+
   kategori: textValue(),
   tag: textValue(),
   limit: positiveWholeNumber('limit'),
@@ -38,15 +46,6 @@ interface RawListQuery {
   page?: string;
 }
 
-/** The words of q, each once (case-insensitively): a word repeated adds nothing to "every word must occur". */
-function searchWords(q: string): string[] {
-  const words = new Map<string, string>();
-  for (const word of q.trim().split(/\s+/)) {
-    if (word !== '' && !words.has(word.toLowerCase())) words.set(word.toLowerCase(), word);
-  }
-  return [...words.values()];
-}
-
 function nonBlank(value: string | undefined): string | null {
   const trimmed = value?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
@@ -55,7 +54,7 @@ function nonBlank(value: string | undefined): string | null {
 export async function validateListQuery(query: unknown): Promise<ListQuery> {
   const raw = await validateInput<RawListQuery>(listQuerySchema, query, 'The query');
   return {
-    words: searchWords(raw.q ?? ''),
+    words: searchWordsOf(searchText(raw.q ?? '')),
     kategori: nonBlank(raw.kategori),
     tag: nonBlank(raw.tag),
     limit: Math.min(raw.limit === undefined ? LIST_DEFAULT_LIMIT : Number(raw.limit), LIST_MAX_LIMIT),
