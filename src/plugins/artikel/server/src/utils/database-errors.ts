@@ -33,9 +33,11 @@ interface QueryErrorSource {
  */
 export function keepSqlOutOfErrors(knex: QueryErrorSource): void {
   knex.on('query-error', (error, query) => {
-    if (!(error instanceof Error) || typeof query.sql !== 'string') return;
+    // Not `instanceof Error`: a driver's error class may come from another realm (a worker, a test's VM).
+    const failed = error as { message?: unknown; stack?: unknown } | null;
+    if (failed === null || typeof failed !== 'object' || typeof failed.message !== 'string' || typeof query.sql !== 'string') return;
     const prefix = `${query.sql} - `;
-    if (error.message.startsWith(prefix)) error.message = error.message.slice(prefix.length);
-    if (error.stack?.includes(prefix)) error.stack = error.stack.replace(prefix, '');
+    if (failed.message.startsWith(prefix)) failed.message = failed.message.slice(prefix.length);
+    if (typeof failed.stack === 'string' && failed.stack.includes(prefix)) failed.stack = failed.stack.replace(prefix, '');
   });
 }
