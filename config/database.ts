@@ -54,7 +54,9 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
           port: env.int('DATABASE_PORT', 5432),
           database: env('DATABASE_NAME', 'strapi'),
           user: env('DATABASE_USERNAME', 'strapi'),
-          password: env('DATABASE_PASSWORD', 'strapi'),
+          // No default password: pg reads an empty one as none given, and takes PGPASSWORD or
+          // ~/.pgpass instead (or the one in DATABASE_URL); else the server's own rules decide.
+          password: env('DATABASE_PASSWORD', ''),
           ssl: env.bool('DATABASE_SSL', false) ? { rejectUnauthorized: env.bool('DATABASE_SSL_REJECT_UNAUTHORIZED', true) } : false,
           schema: env('DATABASE_SCHEMA', 'public'),
         },
