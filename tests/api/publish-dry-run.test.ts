@@ -19,7 +19,7 @@ const post = (body: object, query = '') => app.api().post(`/api/artikel${query}`
 /** The fields of an answer that a real create fixes at the moment it stores (ids and dates). */
 function withoutStorageFacts(article: Record<string, unknown>) {
   const { id: _id, published_at: _published, updated_at: _updated, created_at: _created, json_ld: jsonLd, ...rest } = article;
-  const { datePublished: _datePublished, dateModified: _dateModified, ...posting } = jsonLd as Record<string, unknown>;
+  const { datePublished: _datePublished, dateModified: _dateModified, ...posting } = JSON.parse(jsonLd as string) as Record<string, unknown>;
   return { ...rest, json_ld: posting };
 }
 

@@ -147,7 +147,9 @@ describe('GET /api/artikel/{slug}', () => {
 describe('structured data', () => {
   it('carries a schema.org BlogPosting built from the article: headline, description, images, author, dates, keywords, URL', async () => {
     const article = (await app.api().get('/api/artikel/barn-wedding').expect(200)).body.data;
-    const posting = article.json_ld;
+    // JSON text, ready for the page's <script type="application/ld+json">.
+    expect(typeof article.json_ld).toBe('string');
+    const posting = JSON.parse(article.json_ld);
     expect(posting).toMatchObject({
       '@context': 'https://schema.org',
       '@type': 'BlogPosting',

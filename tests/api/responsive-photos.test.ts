@@ -84,13 +84,13 @@ describe('responsive photos', () => {
       status: 'published',
     });
 
-    const article = (await app.api().get('/api/artikel/harbour').expect(200)).body.data as { cover: Photo; cover_image_url: string; gallery: Photo[]; json_ld: { image: string[] } };
+    const article = (await app.api().get('/api/artikel/harbour').expect(200)).body.data as { cover: Photo; cover_image_url: string; gallery: Photo[]; json_ld: string };
     expectResponsive(article.cover, 1600);
     expect(article.cover_image_url).toBe(article.cover.url);
     expect(article.gallery).toHaveLength(2);
     expectResponsive(article.gallery[0], 1200);
     expectResponsive(article.gallery[1], 1400);
-    expect(article.json_ld.image).toEqual([article.cover.url, ...article.gallery.map((image) => image.url)]);
+    expect((JSON.parse(article.json_ld) as { image: string[] }).image).toEqual([article.cover.url, ...article.gallery.map((image) => image.url)]);
 
     const listed = (await app.api().get('/api/artikel?kategori=harbours').expect(200)).body.data[0] as { cover: Photo };
     expect(listed.cover).toEqual(article.cover);

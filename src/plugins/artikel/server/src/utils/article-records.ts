@@ -1,8 +1,7 @@
-import type { BlogPosting, WithContext } from 'schema-dts';
 import { blankToNull } from './blank';
 import { type MediaRecord, type Photo, toPhoto } from './photos';
 import { articlePageUrl } from './site-links';
-import { blogPosting } from './structured-data';
+import { blogPosting, embeddableJson } from './structured-data';
 import { parseTags } from './tags';
 import { readingTimeMinutes, renderContentHtml, summarize } from './content';
 
@@ -60,8 +59,8 @@ export interface FullArticle extends ArticleSummary {
   related: ArticleSummary[];
   status: 'published' | 'draft';
   created_at: string;
-  /** schema.org BlogPosting, for the site's <script type="application/ld+json">. */
-  json_ld: WithContext<BlogPosting>;
+  /** schema.org BlogPosting as JSON text, safe to print as it is in the site's <script type="application/ld+json"> (see embeddableJson). */
+  json_ld: string;
 }
 
 export interface RecordContext {
@@ -119,7 +118,8 @@ export function toFullArticle(record: ArticleDetailRecord, related: ArticleSumma
     related,
     status: record.publishedAt ? 'published' : 'draft',
     created_at: record.createdAt,
-    json_ld: blogPosting({
+    json_ld: embeddableJson(
+      blogPosting({
       title: summary.title,
       metaTitle,
       metaDescription,
@@ -131,7 +131,8 @@ export function toFullArticle(record: ArticleDetailRecord, related: ArticleSumma
       keywords: metaKeywords === null ? summary.tags : metaKeywords.split(',').map((keyword) => keyword.trim()).filter(Boolean),
       pageUrl: articlePageUrl(summary.slug, { articleUrlPattern: context.articleUrlPattern ?? '', apiBase: context.mediaBaseUrl }),
       section: summary.category?.name ?? null,
-    }),
+      }),
+    ),
   };
 }
 

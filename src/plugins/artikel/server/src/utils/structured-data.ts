@@ -41,3 +41,15 @@ export function blogPosting(source: PostingSource): WithContext<BlogPosting> {
     ...(source.section !== null ? { articleSection: source.section } : {}),
   };
 }
+
+// Characters that end or change a <script> element's text, or end a JavaScript string in old parsers.
+const UNSAFE_IN_SCRIPT = /[<>&\u2028\u2029]/g;
+
+/**
+ * A value as JSON text that can be printed as it is inside <script type="application/ld+json">:
+ * `<`, `>`, `&`, U+2028 and U+2029 written as \u escapes, which every JSON parser reads back as
+ * the same characters, so a title holding "</script>" cannot close the element.
+ */
+export function embeddableJson(value: unknown): string {
+  return JSON.stringify(value).replace(UNSAFE_IN_SCRIPT, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
