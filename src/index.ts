@@ -1,6 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { endBootTurn, serializeBootOnPostgres } from './boot-lock';
 import { handleClientError } from './http-client-errors';
+import type { ArtikelServices } from './plugins/artikel/server/src/services/types';
+
+type ClosedDefaults = ArtikelServices['closed-defaults'];
 
 export default {
   register({ strapi }: { strapi: Core.Strapi }) {
@@ -8,8 +11,18 @@ export default {
     strapi.server.httpServer.on('clientError', handleClientError);
     serializeBootOnPostgres(strapi);
   },
-  // The app's bootstrap runs after every plugin's: the start is complete.
-  async bootstrap() {
-    await endBootTurn();
+  // The app's bootstrap runs after every plugin's (the admin's and users-permissions' included,
+  // which open what the studio keeps closed: see the artikel plugin's closed-defaults service).
+  async bootstrap({ strapi }: { strapi: Core.Strapi }) {
+    try {
+      const closed = strapi.plugin('artikel').service('closed-defaults') as ClosedDefaults;
+      await closed.closeRegistration();
+      await closed.emptyEndUserRoles();
+      const removed = await closed.removeUnaskedTokens();
+      if (removed > 0) strapi.log.info(`removed the ${removed} API tokens Strapi made unasked on a new database`);
+    } finally {
+      // The start is complete.
+      await endBootTurn();
+    }
   },
 };

@@ -1,6 +1,13 @@
 import dataTransferWatch from './data-transfer-watch';
 import httpCaching from './http-caching';
 import postRateLimit from './post-rate-limit';
+import readOnlyTokens from './read-only-tokens';
 import requestBodyErrors from './request-body-errors';
 
-export default { 'data-transfer-watch': dataTransferWatch, 'http-caching': httpCaching, 'request-body-errors': requestBodyErrors, 'post-rate-limit': postRateLimit };
+export default {
+  'data-transfer-watch': dataTransferWatch,
+  'http-caching': httpCaching,
+  'read-only-tokens': readOnlyTokens,
+  'request-body-errors': requestBodyErrors,
+  'post-rate-limit': postRateLimit,
+};

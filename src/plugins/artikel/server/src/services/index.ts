@@ -4,6 +4,7 @@ import articleReads from './article-reads';
 import articleViews from './article-views';
 import articleWrites from './article-writes';
 import categories from './categories';
+import closedDefaults from './closed-defaults';
 import feeds from './feeds';
 import idempotency from './idempotency';
 import outsideWrites from './outside-writes';
@@ -21,6 +22,7 @@ export default {
   'article-views': articleViews,
   'article-writes': articleWrites,
   categories,
+  'closed-defaults': closedDefaults,
   feeds,
   idempotency,
   'outside-writes': outsideWrites,
