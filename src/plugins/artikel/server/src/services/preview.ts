@@ -9,6 +9,14 @@ import { fillUrlPattern, signPreviewToken, verifyPreviewToken } from '../utils/p
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** What the preview uses of the Content Manager's permission checker. */
+interface ReadChecker {
+  cannot: { read: (entity?: object) => boolean };
+}
+interface PermissionCheckerService {
+  create: (options: { userAbility: unknown; model: string }) => ReadChecker;
+}
+
 /**
  * The admin's Preview button: a published article opens on the public site; a draft opens through
  * a short-lived signed link, which the public site exchanges at /api/artikel/preview/{token} for
@@ -25,12 +33,28 @@ const preview = ({ strapi }: { strapi: Core.Strapi }) => {
       const articlePattern = config('siteArticleUrl');
       if (uid !== ARTICLE_UID || !documentId || articlePattern === '') return null;
       const isDraft = status !== 'published';
-      const article = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: isDraft ? 'draft' : 'published', fields: ['slug'] });
+      // Who made the article, for roles that may read only their own (the Author's "is creator").
+      const article = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: isDraft ? 'draft' : 'published', fields: ['slug'], populate: { createdBy: { fields: ['id'] } } });
       if (!article) return null;
       const slug = article.slug ?? '';
       if (!isDraft) return fillUrlPattern(articlePattern, { slug });
+      // A signed link reads the draft without the admin: only an editor who may read it gets one
+      // (the others get none, as for an article that has no page; Strapi answers 204).
+      if (!this.mayReadDraft(article)) return null;
       const token = signPreviewToken(signingKey(), documentId, nowSeconds() + config('previewLinkMinutes') * 60);
       return fillUrlPattern(config('sitePreviewUrl'), { slug, token });
+    },
+
+    /**
+     * Whether the administrator of the current request may read this draft in the Content Manager,
+     * by its own permission checker (Strapi's preview route only checks that the caller is one).
+     */
+    mayReadDraft(draft: object): boolean {
+      const userAbility = (strapi.requestContext.get() as { state?: { userAbility?: unknown } } | undefined)?.state?.userAbility;
+      if (userAbility === undefined) return false;
+      const checkers = strapi.plugin('content-manager').service('permission-checker') as unknown as PermissionCheckerService;
+      const checker = checkers.create({ userAbility, model: ARTICLE_UID });
+      return !checker.cannot.read() && !checker.cannot.read(draft);
     },
 
     /** The draft a preview token grants, as its full record; views are not counted. */
