@@ -28,6 +28,8 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
     'strapi::query',
     // Before any route: a read-only API token reads /api/artikel only.
     'plugin::artikel.read-only-tokens',
+    // Failed authentications on the studio's writes count against the client address.
+    'plugin::artikel.failed-authentications',
     // Just before the body parser, whose errors it turns into the contract's 400 and 413.
     { name: 'plugin::artikel.request-body-errors', config: { limit: bodyLimit } },
     { name: 'strapi::body', config: { jsonLimit: bodyLimit, formLimit: bodyLimit, textLimit: bodyLimit } },

@@ -40,6 +40,9 @@ function serverEnv({ store, port, extra = {} }) {
     NODE_OPTIONS: serviceNodeOptions(),
   }, store);
   if (port !== undefined) env.PORT = String(port);
+  // Production requires the public address links are built on: the server's own (a command that
+  // serves nothing, the seeder or the token command, only needs one to start).
+  env.PUBLIC_URL = port === undefined ? 'http://127.0.0.1' : `http://127.0.0.1:${port}`;
   // The benchmark-only switch must never leak from the caller's shell into a normal server.
   delete env.ARTIKEL_BENCHMARK;
   return { ...env, ...extra };

@@ -162,7 +162,8 @@ export async function startProductionApp(folder: string): Promise<ProductionApp>
     STRAPI_TELEMETRY_DISABLED: 'true',
     HOST: '127.0.0.1',
     PORT: String(port),
-    PUBLIC_URL: '',
+    // Production requires the public address every link is built on: here, the test's own.
+    PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'error',
     STUDIO_NAME,
     DATABASE_CLIENT: 'sqlite',

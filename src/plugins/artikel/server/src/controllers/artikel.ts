@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import type { PostOutcome } from '../services/article-writes';
 import type { KeyedRequest } from '../services/idempotency';
 import openApiDocument from '../openapi/openapi.json';
@@ -22,6 +23,7 @@ interface Context {
   body: unknown;
   status: number;
   set: (header: string, value: string) => void;
+  vary: (header: string) => void;
 }
 
 async function writeArticle(strapi: Core.Strapi, body: unknown, dryRun: boolean, keyed: KeyedRequest | null): Promise<PostOutcome> {
@@ -30,8 +32,26 @@ async function writeArticle(strapi: Core.Strapi, body: unknown, dryRun: boolean,
   return dryRun ? writes.dryRun(input) : writes.create(input, keyed);
 }
 
-/** Where this API is reached: its public address (PUBLIC_URL) when configured, else the request's origin. */
-const apiBase = (strapi: Core.Strapi, ctx: Context): string => (strapi.config.get('server.url') as string | undefined) || ctx.origin;
+// The request headers an origin taken from the request is made of (behind a trusted proxy Koa reads the forwarded ones).
+const ORIGIN_HEADERS = ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'];
+
+/**
+ * Where this API is reached, for the links an answer carries: its public address (PUBLIC_URL,
+ * required in production) when configured. Otherwise the request's origin, which its client
+ * chooses: the answer then says it varies by the headers it came from, so that no shared cache
+ * hands one host's links to another, and a Host no URL can hold is a 400 rather than a 500.
+ */
+function apiBase(strapi: Core.Strapi, ctx: Context): string {
+  const configured = strapi.config.get('server.url') as string | undefined;
+  if (configured) return configured;
+  for (const header of ORIGIN_HEADERS) ctx.vary(header);
+  try {
+    return new URL(ctx.origin).origin;
+  } catch {
+    const message = 'The Host header is not a valid host name (and the service has no PUBLIC_URL to build its links on)';
+    throw new errors.ValidationError(message, { errors: [{ path: ['headers', 'host'], message, name: 'ValidationError' }] });
+  }
+}
 
 const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async find(ctx: Context) {

@@ -1,4 +1,5 @@
 import dataTransferWatch from './data-transfer-watch';
+import failedAuthentications from './failed-authentications';
 import httpCaching from './http-caching';
 import postRateLimit from './post-rate-limit';
 import readOnlyTokens from './read-only-tokens';
@@ -6,6 +7,7 @@ import requestBodyErrors from './request-body-errors';
 
 export default {
   'data-transfer-watch': dataTransferWatch,
+  'failed-authentications': failedAuthentications,
   'http-caching': httpCaching,
   'read-only-tokens': readOnlyTokens,
   'request-body-errors': requestBodyErrors,

@@ -3,8 +3,9 @@ import { errors } from '@strapi/utils';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { PLUGIN_ID } from '../constants';
 import { postRateLimiter } from '../repositories/rate-limits';
+import { rateLimitAddress } from '../utils/client-address';
 
-const WINDOW_SECONDS = 60;
+export const WINDOW_SECONDS = 60;
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
@@ -14,11 +15,25 @@ function tokenKey(ctx: Context): string | null {
   return credentials?.id === undefined ? null : `token:${credentials.id}`;
 }
 
+/** The client address the limit counts (see rateLimitAddress). */
+export const addressKey = (ctx: Context): string => `address:${rateLimitAddress(ctx.request.ip)}`;
+
+/** A 429 in the contract's error body, with Retry-After, for refusals of the limiter. */
+export function tooManyWrites(ctx: Context, postsPerMinute: number, refusals: RateLimiterRes[]): errors.RateLimitError {
+  const retryAfter = Math.max(1, ...refusals.map((refusal) => Math.ceil(refusal.msBeforeNext / 1000)));
+  ctx.set('Retry-After', String(retryAfter));
+  return new errors.RateLimitError(
+    `Too many writes: at most ${postsPerMinute} per minute per API token and per client address, failed authentications included. Retry in ${retryAfter} s.`,
+    { retryAfter },
+  );
+}
+
 /**
- * Limits posts per API token and per client address. The address is Koa's `ctx.ip`, which reads
- * X-Forwarded-For only when the server trusts its proxy (TRUST_PROXY), so a spoofed header cannot
- * reset the count. One window per key; on SQLite in this process's memory (lost on restart), on
- * PostgreSQL in a table shared by every instance.
+ * Limits writes per API token and per client address. The address is Koa's `ctx.ip` (X-Forwarded-For
+ * only behind TRUST_PROXY proxies, counted from the right, so a spoofed header cannot reset the
+ * count), an IPv6 client by its /64. One window per key; on SQLite in this process's memory (lost on
+ * restart), on PostgreSQL in a table shared by every instance. Failed authentications count too
+ * (see failed-authentications.ts).
  */
 const postRateLimit = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
   const postsPerMinute = strapi.plugin(PLUGIN_ID).config('postsPerMinute') as number;
@@ -26,17 +41,11 @@ const postRateLimit = (_config: unknown, { strapi }: { strapi: Core.Strapi }): C
   const limiter = postRateLimiter(strapi, postsPerMinute, WINDOW_SECONDS);
 
   return async (ctx, next) => {
-    const keys = [`address:${ctx.request.ip}`, tokenKey(ctx)].filter((key): key is string => key !== null);
+    const keys = [addressKey(ctx), tokenKey(ctx)].filter((key): key is string => key !== null);
     const refusals = (await Promise.all(keys.map((key) => limiter.consume(key).then(() => null, (refusal: unknown) => refusal)))).filter(
       (refusal): refusal is RateLimiterRes => refusal instanceof RateLimiterRes,
     );
-    if (refusals.length > 0) {
-      const retryAfter = Math.max(1, ...refusals.map((refusal) => Math.ceil(refusal.msBeforeNext / 1000)));
-      ctx.set('Retry-After', String(retryAfter));
-      throw new errors.RateLimitError(`Too many posts: at most ${postsPerMinute} per minute per API token and per client address. Retry in ${retryAfter} s.`, {
-        retryAfter,
-      });
-    }
+    if (refusals.length > 0) throw tooManyWrites(ctx, postsPerMinute, refusals);
     await next();
   };
 };

@@ -8,6 +8,18 @@ import { isSqlite } from '../utils/database-dialect';
  * file). PostgreSQL: a table, so every service instance on the database counts against one limit.
  */
 export function postRateLimiter(strapi: Core.Strapi, points: number, durationSeconds: number): RateLimiterAbstract {
+  // One limiter per app, shared by the middlewares that count (its memory store on SQLite is its counts).
+  let limiter = limiters.get(strapi);
+  if (limiter === undefined) {
+    limiter = newLimiter(strapi, points, durationSeconds);
+    limiters.set(strapi, limiter);
+  }
+  return limiter;
+}
+
+const limiters = new WeakMap<Core.Strapi, RateLimiterAbstract>();
+
+function newLimiter(strapi: Core.Strapi, points: number, durationSeconds: number): RateLimiterAbstract {
   if (isSqlite(strapi)) return new RateLimiterMemory({ points, duration: durationSeconds });
   return new RateLimiterPostgres({
     storeClient: strapi.db.connection,

@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { createArticle, createCategory } from '../helpers/fixtures';
+import { startStrapiWithEnv } from '../helpers/env';
+import { isContractError } from '../helpers/robustness';
+import type { TestApp } from '../helpers/strapi';
+
+const APP_DIR = path.resolve(__dirname, '..', '..');
+const HOST_READS = ['/api/artikel?limit=1', '/api/artikel/feed/rss', '/api/artikel/feed/atom', '/api/artikel/feed/json', '/api/artikel/sitemap.xml'];
+
+async function seed(app: TestApp): Promise<void> {
+  const category = await createCategory(app.strapi, 'Lanskap', 'lanskap');
+  for (const index of [1, 2]) await createArticle(app.strapi, { title: `Kabut ${index}`, slug: `kabut-${index}`, category, content: 'Kabut pagi di lembah.' });
+}
+
+describe('without PUBLIC_URL (development): links follow the request', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startStrapiWithEnv({ PUBLIC_URL: undefined, TRUST_PROXY: undefined });
+    await seed(app);
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it.each(HOST_READS)('%s says it varies by Host, so no shared cache serves one host the links of another', async (url) => {
+    const answer = await app.api().get(url).set('Host', 'evil.example').expect(200);
+    expect(answer.headers.vary?.split(/\s*,\s*/)).toContain('Host');
+  });
+
+  it.each(HOST_READS.flatMap((url) => ['a>b', '[::1', 'exa mple.com'].map((host) => [url, host])))('%s with Host %s is a 400 naming the Host header, not a 500', async (url, host) => {
+    const answer = await app.api().get(url).set('Host', host);
+    expect(answer.status).toBe(400);
+    expect(isContractError(answer)).toBe(true);
+    expect(answer.body.error.message).toMatch(/Host/);
+  });
+});
+
+describe('with PUBLIC_URL: links are always on it', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startStrapiWithEnv({ PUBLIC_URL: 'https://api.studio.example', TRUST_PROXY: undefined });
+    await seed(app);
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('ignores the Host header: the next page, the feed and the sitemap are on PUBLIC_URL, with no Vary on Host', async () => {
+    const list = await app.api().get('/api/artikel?limit=1').set('Host', 'evil.example').expect(200);
+    expect(list.body.links.next).toBe('https://api.studio.example/api/artikel?limit=1&page=2');
+    expect(list.headers.vary ?? '').not.toMatch(/Host/);
+    const feed = await app.api().get('/api/artikel/feed/atom').set('Host', 'evil.example').expect(200);
+    expect(feed.text).not.toContain('evil.example');
+    expect(feed.text).toContain('https://api.studio.example/api/artikel/feed/atom');
+    const sitemap = await app.api().get('/api/artikel/sitemap.xml').set('Host', 'a>b').expect(200);
+    expect(sitemap.text).toContain('https://api.studio.example/api/artikel/kabut-1');
+  });
+});
+
+describe('production', () => {
+  it('refuses to start without PUBLIC_URL, or with one that is not an absolute http(s) URL, saying what to set', () => {
+    const secret = () => crypto.randomBytes(24).toString('base64');
+    const secrets = { APP_KEYS: `${secret()},${secret()}`, API_TOKEN_SALT: secret(), ADMIN_JWT_SECRET: secret(), TRANSFER_TOKEN_SALT: secret(), ENCRYPTION_KEY: secret(), JWT_SECRET: secret() };
+    const script = `require('@strapi/strapi').createStrapi({ appDir: ${JSON.stringify(APP_DIR)}, distDir: ${JSON.stringify(path.join(APP_DIR, 'dist'))} }); console.log('configuration loaded')`;
+    for (const publicUrl of ['', 'studio.example', 'ftp://studio.example']) {
+      const result = spawnSync(process.execPath, ['-e', script], { cwd: APP_DIR, env: { ...process.env, ...secrets, NODE_ENV: 'production', PUBLIC_URL: publicUrl }, encoding: 'utf8', timeout: 120_000 });
+      expect(result.status).not.toBe(0);
+      expect(`${result.stdout}${result.stderr}`).toMatch(/PUBLIC_URL .*(is not set|absolute http\(s\) URL).*e\.g\. https:\/\/api\.studio\.example/);
+    }
+  });
+});
