@@ -26,6 +26,19 @@ export const FEED_CONTENT_TYPES: Record<FeedFormat, string> = {
   json: 'application/feed+json; charset=utf-8',
 };
 
+// Every character XML 1.0 does not allow (its Char production: C0 controls but tab, line feed and
+// carriage return, U+FFFE, U+FFFF and lone surrogates); an XML reader refuses a feed holding one.
+const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Text as an XML document may hold it: what XML forbids dropped. */
+const xmlText = (text: string): string => text.replace(NOT_XML_CHARACTER, '');
+
+// The `feed` library writes attribute values as given, but for the double quote it escapes itself.
+const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** A URL for an attribute of the RSS or Atom feed (the cover's enclosure): its markup characters escaped. */
+const xmlAttribute = (url: string): string => xmlText(url).replace(/[&<>]/g, (character) => ATTRIBUTE_ESCAPES[character]);
+
 /**
  * RSS 2.0, Atom and JSON Feed of the newest published articles, all or of one category, built with
  * the `feed` library: each item links to the article's page on the public site (SITE_ARTICLE_URL),
@@ -49,31 +62,36 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
     const records = await articles.newest({ words: [], category: request.category, tagKey: null }, FEED_SIZE);
     const newest = records[0]?.updatedAt;
     const feed = new Feed({
-      title,
-      description: `The newest articles of ${title}`,
+      title: xmlText(title),
+      description: xmlText(`The newest articles of ${title}`),
       id: siteHomeUrl(site),
       link: siteHomeUrl(site),
       language: 'de',
-      copyright: `© ${studioName}`,
+      copyright: xmlText(`© ${studioName}`),
       updated: newest ? new Date(newest) : new Date(0),
       generator: 'studio article service',
       feedLinks: { [request.format]: request.selfUrl },
-      author: { name: studioName },
+      author: { name: xmlText(studioName) },
     });
+    // Only the XML formats need their attribute escaped; JSON Feed carries the URL as it is.
+    const imageUrl = (url: string): string => (request.format === 'json' ? url : xmlAttribute(url));
     for (const record of records) {
       const summary = toArticleSummary(record, context);
       const link = articlePageUrl(record.slug, site);
       feed.addItem({
-        title: summary.title,
+        title: xmlText(summary.title),
         id: link,
         link,
-        description: summary.summary,
-        content: renderContentHtml(record.content),
-        author: [{ name: summary.author }],
+        description: xmlText(summary.summary),
+        content: xmlText(renderContentHtml(record.content)),
+        author: [{ name: xmlText(summary.author) }],
         date: new Date(summary.updated_at),
         published: summary.published_at ? new Date(summary.published_at) : undefined,
-        category: [...(summary.category ? [{ name: summary.category.name, term: summary.category.slug }] : []), ...summary.tags.map((tag) => ({ name: tag }))],
-        ...(summary.cover_image_url ? { image: summary.cover_image_url } : {}),
+        category: [
+          ...(summary.category ? [{ name: xmlText(summary.category.name), term: summary.category.slug }] : []),
+          ...summary.tags.map((tag) => ({ name: xmlText(tag) })),
+        ],
+        ...(summary.cover_image_url ? { image: imageUrl(summary.cover_image_url) } : {}),
       });
     }
     if (request.format === 'rss') return feed.rss2();
