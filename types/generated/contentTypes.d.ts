@@ -490,6 +490,7 @@ export interface ApiArticleArticle extends Struct.CollectionTypeSchema {
         maxLength: 300;
       }>;
     publishedAt: Schema.Attribute.DateTime;
+    reading_time: Schema.Attribute.Integer & Schema.Attribute.Private;
     slug: Schema.Attribute.UID<'title'> &
       Schema.Attribute.SetMinMaxLength<{
         maxLength: 191;

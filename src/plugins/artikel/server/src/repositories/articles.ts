@@ -54,6 +54,7 @@ interface SummaryRow {
   slug: string | null;
   summary: string | null;
   content: string | null;
+  reading_time: number | string | null;
   tags: string | null;
   cover_image_url: string | null;
   cover_media_url: string | null;
@@ -79,6 +80,7 @@ function parseSummaryRow(row: SummaryRow): ArticleRecord {
     slug: row.slug ?? '',
     summary: row.summary,
     content: row.content ?? '',
+    readingTime: row.reading_time === null ? null : Number(row.reading_time),
     tags: row.tags,
     coverImageUrl: row.cover_image_url,
     coverMedia:
@@ -148,6 +150,7 @@ const SUMMARY_COLUMNS = [
   'a.slug',
   'a.summary',
   'a.content',
+  'a.reading_time',
   'a.tags',
   'a.cover_image_url',
   'a.author',

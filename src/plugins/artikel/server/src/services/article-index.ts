@@ -3,7 +3,9 @@ import { markIndexComplete } from '../repositories/index-state';
 import { lockUntilCommit } from '../repositories/locks';
 import { searchIndex } from '../repositories/search';
 import { tagIndex } from '../repositories/tags';
+import { rowsWithoutReadingTime, storeReadingTime } from '../repositories/reading-times';
 import { inTransaction } from '../repositories/transactions';
+import { readingTimeMinutes } from '../utils/content';
 import { yieldToEventLoop } from '../utils/event-loop';
 import { getService } from '../utils/get-service';
 
@@ -14,6 +16,8 @@ import { getService } from '../utils/get-service';
  */
 const BUILD_CHUNK_IDS = 1000;
 const RETRY_MS = 5000;
+// Rows whose reading time is counted per transaction of the fill: a batch reads their whole content.
+const READING_TIME_BATCH = 200;
 const PROGRESS_EVERY = 10_000;
 
 /**
@@ -55,7 +59,30 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
     if (added + removed.length > 0) strapi.log.info(`artikel: index updated (${added} articles added, ${removed.length} removed)`);
   };
 
+  /**
+   * Counts the reading time of every row written before it was counted at write time (an older
+   * version's rows, an old export's import), in batches between which the event loop runs; until
+   * then a read counts such an article's minutes from its content itself.
+   */
+  const fillReadingTimes = async (): Promise<number> => {
+    let filled = 0;
+    for (let afterId = 0; !stopped; ) {
+      const rows = await rowsWithoutReadingTime(strapi, afterId, READING_TIME_BATCH);
+      if (rows.length === 0) break;
+      await inTransaction(strapi, async () => {
+        for (const row of rows) await storeReadingTime(strapi, row.id, readingTimeMinutes(row.content ?? ''));
+      });
+      filled += rows.length;
+      afterId = rows[rows.length - 1].id;
+      await yieldToEventLoop();
+    }
+    if (filled > 0) strapi.log.info(`artikel: counted the reading time of ${filled} article rows written before it was stored`);
+    return filled;
+  };
+
   return {
+    fillReadingTimes,
+
     async syncDocument(documentId: string): Promise<void> {
       // Joins the write's transaction, so the index never disagrees with what was committed.
       await inTransaction(strapi, async ({ trx }) => {
@@ -86,6 +113,11 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
      * index-state).
      */
     async start(): Promise<void> {
+      const fill = (): void => {
+        fillReadingTimes().catch((error: unknown) => strapi.log.warn(`artikel: counting reading times failed: ${String(error)}`));
+      };
+      if (strapi.server.httpServer.listening) fill();
+      else strapi.server.httpServer.once('listening', fill);
       if (await search().isComplete()) return;
       markIndexComplete(strapi, false);
       strapi.log.info('artikel: building the tag and search index in the background; searches and tag filters read the articles directly until it is done');

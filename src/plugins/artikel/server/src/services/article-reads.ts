@@ -137,6 +137,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     slug: document.slug ?? '',
     summary: document.summary ?? null,
     content: document.content ?? '',
+    readingTime: typeof document.reading_time === 'number' ? document.reading_time : null,
     tags: document.tags ?? null,
     coverImageUrl: document.cover_image_url ?? null,
     coverMedia: document.cover ? mediaRecord(document.cover) : null,

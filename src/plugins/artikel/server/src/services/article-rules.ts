@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, PLUGIN_ID } from '../constants';
 import { isBlank } from '../utils/blank';
-import { sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
+import { readingTimeMinutes, sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
 import { slugFromTitle } from '../utils/slugs';
 import { formatTags, parseTags } from '../utils/tags';
 import { validateArticleFields } from '../validation/field-rules';
@@ -48,6 +48,8 @@ const articleRules = ({ strapi }: { strapi: Core.Strapi }) => ({
     const current = (field: string): string => text(field in data ? data[field] : stored?.[field]);
 
     if (typeof data.content === 'string') data.content = sanitizeStoredContent(data.content);
+    // Counted once here, with the content it counts: the lists and feeds that show it never read the content again.
+    if (action === 'create' || 'content' in data) data.reading_time = readingTimeMinutes(current('content'));
     if (typeof data.tags === 'string') data.tags = formatTags(parseTags(data.tags));
     if ((action === 'create' || 'author' in data) && isBlank(data.author)) {
       data.author = strapi.plugin(PLUGIN_ID).config('studioName') as string;

@@ -18,6 +18,8 @@ const outsideWrites = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const repair = async (): Promise<void> => {
     await getService(strapi, 'article-index').reconcile();
+    // Rows written behind the Document Service may lack the reading time it counts on every write.
+    await getService(strapi, 'article-index').fillReadingTimes();
     getService(strapi, 'article-views').forgetAll();
     await getService(strapi, 'read-freshness').written();
   };

@@ -12,6 +12,8 @@ export interface ArticleRecord {
   slug: string;
   summary: string | null;
   content: string;
+  /** Minutes to read, counted when the content was written; null for a row written before that was counted. */
+  readingTime: number | null;
   tags: string | null;
   coverImageUrl: string | null;
   coverMedia: MediaRecord | null;
@@ -95,7 +97,7 @@ export function toArticleSummary(record: ArticleRecord, context: RecordContext):
     cover: uploaded,
     author: blankToNull(record.author) ?? context.studioName,
     views: record.views,
-    reading_time: readingTimeMinutes(record.content),
+    reading_time: record.readingTime ?? readingTimeMinutes(record.content),
     published_at: record.publishedAt,
     updated_at: record.updatedAt,
   };

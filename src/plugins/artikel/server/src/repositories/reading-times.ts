@@ -1,0 +1,26 @@
+import type { Core } from '@strapi/strapi';
+import { TABLES } from '../constants';
+import { database } from './transactions';
+
+/** An article row (a draft or a published version) whose reading time was never counted. */
+export interface UncountedRow {
+  id: number;
+  content: string | null;
+}
+
+/**
+ * Rows written before reading times were counted at write time (or by a tool behind the Document
+ * Service, an old export's import), a batch of them after `afterId`, in id order.
+ */
+export async function rowsWithoutReadingTime(strapi: Core.Strapi, afterId: number, limit: number): Promise<UncountedRow[]> {
+  const rows = (await database(strapi)(TABLES.articles).select('id', 'content').whereNull('reading_time').where('id', '>', afterId).orderBy('id').limit(limit)) as Array<{
+    id: number | string;
+    content: string | null;
+  }>;
+  return rows.map((row) => ({ id: Number(row.id), content: row.content }));
+}
+
+/** Stores a row's reading time, unless a write counted it meanwhile (from content this may not have read). */
+export async function storeReadingTime(strapi: Core.Strapi, id: number, minutes: number): Promise<void> {
+  await database(strapi)(TABLES.articles).update({ reading_time: minutes }).where({ id }).whereNull('reading_time');
+}
