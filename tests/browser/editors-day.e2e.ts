@@ -438,14 +438,16 @@ describe("an editor's day in the admin of a production build", () => {
     const read = await readArticle(walk.slug);
     expect(read.status).toBe(200);
     const gallery: GalleryItem[] = read.body.data.gallery;
+    const UPLOADED_PNG = new RegExp(`^${baseUrl().replace(/[.]/g, '\\.')}/uploads/.+\\.png$`);
     expect(gallery).toEqual([
-      // Each with the smaller copies the Media Library made of it (a thumbnail at these sizes) and a srcset of them.
-      expect.objectContaining({ url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: cover.alt, caption: cover.caption, width: cover.width, height: cover.height, mime: 'image/png', srcset: expect.stringMatching(/ 245w, .+ 320w$/) }),
-      expect.objectContaining({ url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: second.alt, caption: second.caption, width: second.width, height: second.height, mime: 'image/png', srcset: expect.stringMatching(/ 240w$/) }),
+      // Each with the smaller copies the Media Library made of it (a thumbnail at these sizes) and a
+      // srcset of them, on the service's public address (PUBLIC_URL, which production requires).
+      expect.objectContaining({ url: expect.stringMatching(UPLOADED_PNG), alt: cover.alt, caption: cover.caption, width: cover.width, height: cover.height, mime: 'image/png', srcset: expect.stringMatching(/ 245w, .+ 320w$/) }),
+      expect.objectContaining({ url: expect.stringMatching(UPLOADED_PNG), alt: second.alt, caption: second.caption, width: second.width, height: second.height, mime: 'image/png', srcset: expect.stringMatching(/ 240w$/) }),
     ]);
     expect(read.body.data.cover_image_url).toBe(gallery[0].url);
     for (const url of [read.body.data.cover_image_url, gallery[1].url]) {
-      const image = await fetch(`${baseUrl()}${url}`);
+      const image = await fetch(`${url}`);
       expect([url, image.status, image.headers.get('content-type')]).toEqual([url, 200, 'image/png']);
     }
     await page.getByRole('region', { name: /^Gallery/ }).scrollIntoViewIfNeeded(); // for the screenshot
