@@ -119,7 +119,8 @@ async function main() {
   const results = { kind: 'hostile', createdAt, options, machine: machine(), app: gitState(), build: buildInfo, seed: seedInfo, targetMs: TARGET_MS, worstCachedMs: worst, requests };
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const name = `hostile-${options.articles}`;
-  for (const base of [`${name}-${createdAt.replace(/[:.]/g, '-')}`, `latest-${name}`]) fs.writeFileSync(path.join(RESULTS_DIR, `${base}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  // The latest figures only: earlier runs are in git's history.
+  fs.writeFileSync(path.join(RESULTS_DIR, `latest-${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
   say(`[hostile] results in bench/results/latest-${name}.json`);
   if (worst > TARGET_MS) process.exitCode = 1;
 }
