@@ -21,13 +21,21 @@ const CACHED_READ = '/api/artikel/categories';
 
 /** The hostile requests, each as an anonymous visitor (searches, lists) or a token's dry run would send it. */
 function hostileRequests(category) {
-  const dryRun = (label, content) => ({ label, method: 'POST', path: '/api/artikel?dry_run=true', body: { title: 'Uji', category: 'Uji', content } });
+  const dryRun = (label, content) => ({
+    label,
+    method: 'POST',
+    path: '/api/artikel?dry_run=true',
+    body: { title: 'Uji', category: 'Uji', content },
+  });
   return [
     { label: 'q: six letters outside ASCII and a control character', path: `/api/artikel?q=${encodeURIComponent('äöüéèà\u0001')}` },
     { label: 'q: three such words', path: `/api/artikel?q=${encodeURIComponent('äöüéèà\u0001 ëïâêîô\u0001 ñçøåæœ\u0001')}` },
     { label: 'q: two-letter words (read from every article)', path: '/api/artikel?q=of%20in' },
     { label: 'q: one letter', path: '/api/artikel?q=x' },
-    { label: 'q: 1,200 two-letter words', path: `/api/artikel?q=${Array.from({ length: 1200 }, (_unused, index) => index.toString(36).padStart(2, 'a').slice(-2)).join('%20')}` },
+    {
+      label: 'q: 1,200 two-letter words',
+      path: `/api/artikel?q=${Array.from({ length: 1200 }, (_unused, index) => index.toString(36).padStart(2, 'a').slice(-2)).join('%20')}`,
+    },
     { label: 'q: ten common words', path: '/api/artikel?q=light%20the%20and%20of%20camera%20lens%20frame%20story%20moment%20colour' },
     { label: 'kategori (its count)', path: `/api/artikel?kategori=${category}` },
     { label: 'tag (its count)', path: '/api/artikel?tag=portrait' },
@@ -109,14 +117,27 @@ async function main() {
         cachedP50Ms: waits.length === 0 ? null : percentile(waits, 50),
       };
       requests.push(figures);
-      say(`[hostile] ${figures.label}: ${figures.statuses.join('/')} in ${figures.hostileMs.join(', ')} ms; cached read max ${figures.cachedMaxMs ?? '-'} ms over ${figures.cachedReads} reads (target ${TARGET_MS} ms)`);
+      say(
+        `[hostile] ${figures.label}: ${figures.statuses.join('/')} in ${figures.hostileMs.join(', ')} ms; cached read max ${figures.cachedMaxMs ?? '-'} ms over ${figures.cachedReads} reads (target ${TARGET_MS} ms)`,
+      );
     }
   } finally {
     await stopServer(server);
   }
   const worst = Math.max(...requests.map((request) => request.cachedMaxMs ?? 0));
   say(`[hostile] longest wait of a cached read: ${worst} ms (target ${TARGET_MS} ms)`);
-  const results = { kind: 'hostile', createdAt, options, machine: machine(), app: gitState(), build: buildInfo, seed: seedInfo, targetMs: TARGET_MS, worstCachedMs: worst, requests };
+  const results = {
+    kind: 'hostile',
+    createdAt,
+    options,
+    machine: machine(),
+    app: gitState(),
+    build: buildInfo,
+    seed: seedInfo,
+    targetMs: TARGET_MS,
+    worstCachedMs: worst,
+    requests,
+  };
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const name = `hostile-${options.articles}`;
   // The latest figures only: earlier runs are in git's history.

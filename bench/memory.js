@@ -62,14 +62,24 @@ async function checkAnswers(baseUrl, databaseFile, slugs, searches) {
       checked += 1;
       if (response.status !== 200 || body.data.title !== titleOf.get(slug)) wrong.push(`${slug}: ${response.status} ${body.data?.title}`);
     }
-    const countOf = db.prepare(`SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN
-      (SELECT d.document_id FROM artikel_search s JOIN artikel_search_docs d ON d.id = s.rowid WHERE artikel_search MATCH ?)`).pluck();
+    const countOf = db
+      .prepare(
+        `SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN
+      (SELECT d.document_id FROM artikel_search s JOIN artikel_search_docs d ON d.id = s.rowid WHERE artikel_search MATCH ?)`,
+      )
+      .pluck();
     for (const q of searches) {
       const response = await fetch(`${baseUrl}/api/artikel?q=${encodeURIComponent(q)}`);
       const body = await response.json();
-      const expected = countOf.get(q.split(' ').map((word) => `"${word}"`).join(' AND '));
+      const expected = countOf.get(
+        q
+          .split(' ')
+          .map((word) => `"${word}"`)
+          .join(' AND '),
+      );
       checked += 1;
-      if (response.status !== 200 || body.meta.pagination.total !== expected) wrong.push(`q=${q}: ${response.status} total ${body.meta?.pagination?.total}, expected ${expected}`);
+      if (response.status !== 200 || body.meta.pagination.total !== expected)
+        wrong.push(`q=${q}: ${response.status} total ${body.meta?.pagination?.total}, expected ${expected}`);
     }
   } finally {
     db.close();
@@ -86,7 +96,11 @@ async function readSitemap(baseUrl) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 24, mmapMb: 0, connections: 20, mixSeconds: 15, skipBuild: false }, { zeroAllowed: ['cacheMb', 'mmapMb'] });
+  const options = parseArgs(
+    process.argv.slice(2),
+    { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 24, mmapMb: 0, connections: 20, mixSeconds: 15, skipBuild: false },
+    { zeroAllowed: ['cacheMb', 'mmapMb'] },
+  );
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');
@@ -97,24 +111,66 @@ async function main() {
   const searches = distinctSearches(options.searches);
 
   say(`\nStarting our app with a ${options.cacheMb} MB read cache on ${path.relative(process.cwd(), seedInfo.database)} ...`);
-  const server = await startApp({ store, name: 'memory', extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb), DATABASE_SQLITE_MMAP_MB: String(options.mmapMb) } });
+  const server = await startApp({
+    store,
+    name: 'memory',
+    extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb), DATABASE_SQLITE_MMAP_MB: String(options.mmapMb) },
+  });
   const steps = [];
   const step = (label, load = null) => {
     const memory = memoryOf(server.child.pid);
     steps.push({ label, memory, load });
-    say(`[memory] ${label.padEnd(34)} RSS ${memory.rssMb} MB (heap and other ${memory.anonMb}, mapped file ${memory.fileMb}), peak ${memory.peakRssMb} MB${load ? ` · ${load.requests} requests, ${Math.round(load.rps)} req/s, ${load.non2xx} non-2xx` : ''}`);
+    say(
+      `[memory] ${label.padEnd(34)} RSS ${memory.rssMb} MB (heap and other ${memory.anonMb}, mapped file ${memory.fileMb}), peak ${memory.peakRssMb} MB${load ? ` · ${load.requests} requests, ${Math.round(load.rps)} req/s, ${load.non2xx} non-2xx` : ''}`,
+    );
   };
   let correctness;
   let sitemap;
   try {
     const port = server.port;
     step('started');
-    step('read mix', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
-    step(`${searches.length.toLocaleString('en-US')} distinct searches`, await runLoad({ ports: [port], paths: searches.map((q) => `/api/artikel?q=${encodeURIComponent(q)}`), connections: options.connections, onlyVisit: true }));
-    step(`${slugs.length.toLocaleString('en-US')} distinct articles`, await runLoad({ ports: [port], paths: slugs.map((slug) => `/api/artikel/${encodeURIComponent(slug)}`), connections: options.connections, onlyVisit: true }));
+    step(
+      'read mix',
+      await runLoad({
+        ports: [port],
+        paths: readMixPaths(plan, 'ours'),
+        connections: options.connections,
+        seconds: options.mixSeconds,
+        warmupSeconds: 0,
+        visitEveryPath: false,
+      }),
+    );
+    step(
+      `${searches.length.toLocaleString('en-US')} distinct searches`,
+      await runLoad({
+        ports: [port],
+        paths: searches.map((q) => `/api/artikel?q=${encodeURIComponent(q)}`),
+        connections: options.connections,
+        onlyVisit: true,
+      }),
+    );
+    step(
+      `${slugs.length.toLocaleString('en-US')} distinct articles`,
+      await runLoad({
+        ports: [port],
+        paths: slugs.map((slug) => `/api/artikel/${encodeURIComponent(slug)}`),
+        connections: options.connections,
+        onlyVisit: true,
+      }),
+    );
     sitemap = { ...(await readSitemap(`http://127.0.0.1:${port}`)), published: (await indexCounts(store)).published };
     step(`sitemap: ${sitemap.files} files, ${sitemap.articlePages.toLocaleString('en-US')} article pages`);
-    step('read mix again', await runLoad({ ports: [port], paths: readMixPaths(plan, 'ours'), connections: options.connections, seconds: options.mixSeconds, warmupSeconds: 0, visitEveryPath: false }));
+    step(
+      'read mix again',
+      await runLoad({
+        ports: [port],
+        paths: readMixPaths(plan, 'ours'),
+        connections: options.connections,
+        seconds: options.mixSeconds,
+        warmupSeconds: 0,
+        visitEveryPath: false,
+      }),
+    );
     const checkedSlugs = slugs.filter((_, i) => i % Math.max(1, Math.floor(slugs.length / CHECKED_SLUGS)) === 0).slice(0, CHECKED_SLUGS);
     const checkedSearches = searches.filter((q) => q.includes(' ')).slice(0, CHECKED_SEARCHES);
     correctness = await checkAnswers(`http://127.0.0.1:${port}`, seedInfo.database, checkedSlugs, checkedSearches);
@@ -132,7 +188,16 @@ async function main() {
   const results = {
     kind: 'memory',
     createdAt,
-    options: { store: 'sqlite', articles: options.articles, searches: searches.length, slugs: slugs.length, cacheMb: options.cacheMb, mmapMb: options.mmapMb, connections: options.connections, nodeOptions: serviceNodeOptions() },
+    options: {
+      store: 'sqlite',
+      articles: options.articles,
+      searches: searches.length,
+      slugs: slugs.length,
+      cacheMb: options.cacheMb,
+      mmapMb: options.mmapMb,
+      connections: options.connections,
+      nodeOptions: serviceNodeOptions(),
+    },
     machine: machine(),
     app: gitState(),
     build: buildInfo,
@@ -143,7 +208,9 @@ async function main() {
     correctness,
   };
   const written = writeFigures(results, RESULTS_DIR, `memory-${options.articles}-cache${options.cacheMb}-mmap${options.mmapMb}`);
-  say(`\nPeak RSS ${peak} MB (target under ${TARGET_PEAK_RSS_MB} MB). Wrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
+  say(
+    `\nPeak RSS ${peak} MB (target under ${TARGET_PEAK_RSS_MB} MB). Wrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`,
+  );
   if (correctness.wrong > 0) process.exitCode = 1;
 }
 

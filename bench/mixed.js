@@ -54,7 +54,12 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond, firstNum
       const response = await fetch(`${baseUrl}/api/artikel`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ title: `Mixed workload post ${n} ${marker}`, content: `Written during the read load. ${marker}`, category: CATEGORY_NAMES[n % CATEGORY_NAMES.length], tags: 'Mixed, Benchmark' }),
+        body: JSON.stringify({
+          title: `Mixed workload post ${n} ${marker}`,
+          content: `Written during the read load. ${marker}`,
+          category: CATEGORY_NAMES[n % CATEGORY_NAMES.length],
+          tags: 'Mixed, Benchmark',
+        }),
       });
       const ms = performance.now() - started;
       const body = await response.json().catch(() => null);
@@ -66,7 +71,12 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond, firstNum
         // Among the latest: the editor's republished edits become newest too, so not always first.
         const latest = await getJson(baseUrl, '/api/artikel/latest');
         outcome.checks += 1;
-        if (!latest.body?.data?.some((article) => article.slug === slug)) stale(`latest after POST ${n}`, slug, latest.body?.data?.map((article) => article.slug));
+        if (!latest.body?.data?.some((article) => article.slug === slug))
+          stale(
+            `latest after POST ${n}`,
+            slug,
+            latest.body?.data?.map((article) => article.slug),
+          );
         const article = await getJson(baseUrl, `/api/artikel/${encodeURIComponent(slug)}`);
         outcome.checks += 1;
         if (article.status !== 200) stale(`article ${slug} after POST`, 200, article.status);
@@ -117,7 +127,8 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond, firstNum
       const article = await getJson(baseUrl, `/api/artikel/${encodeURIComponent(slug)}`);
       outcome.checks += 1;
       // An edit of the same article may have committed while this read ran; compare with the newest expectation.
-      if (article.body?.data?.title !== title && article.body?.data?.title !== expectations.get(slug)) stale(`sampled ${slug}`, expectations.get(slug), article.body?.data?.title);
+      if (article.body?.data?.title !== title && article.body?.data?.title !== expectations.get(slug))
+        stale(`sampled ${slug}`, expectations.get(slug), article.body?.data?.title);
     }
   })();
 
@@ -133,8 +144,14 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond, firstNum
 const summarizeWrites = (writes, okStatus) => ({
   count: writes.length,
   ok: writes.filter((write) => write.status === okStatus).length,
-  p50Ms: percentile(writes.map((write) => write.ms), 50),
-  p99Ms: percentile(writes.map((write) => write.ms), 99),
+  p50Ms: percentile(
+    writes.map((write) => write.ms),
+    50,
+  ),
+  p99Ms: percentile(
+    writes.map((write) => write.ms),
+    99,
+  ),
 });
 
 async function measureServer({ name, seeded, plan, slugs, options }) {
@@ -147,14 +164,31 @@ async function measureServer({ name, seeded, plan, slugs, options }) {
       const baseUrl = `http://127.0.0.1:${server.port}`;
       const editor = await registerEditor(baseUrl);
       const paths = readMixPaths(plan, 'ours');
-      const load = { ports: [server.port], paths, connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, drainPath: '/api/artikel/latest', visitEveryPath: false };
-      say(`[${name}] warming up ${options.serverWarmup} s, then ${options.rounds} rounds of ${options.duration} s of reads alone and ${options.duration} s with ${options.writesPerSecond} POST/s and ${options.writesPerSecond} edit/s ...`);
+      const load = {
+        ports: [server.port],
+        paths,
+        connections: options.connections,
+        seconds: options.duration,
+        warmupSeconds: options.warmup,
+        drainPath: '/api/artikel/latest',
+        visitEveryPath: false,
+      };
+      say(
+        `[${name}] warming up ${options.serverWarmup} s, then ${options.rounds} rounds of ${options.duration} s of reads alone and ${options.duration} s with ${options.writesPerSecond} POST/s and ${options.writesPerSecond} edit/s ...`,
+      );
       await runLoad({ ...load, seconds: options.serverWarmup, warmupSeconds: 0 });
       const rounds = [];
       const writes = { posts: [], edits: [], checks: 0, stale: [], failures: [] };
       const readsAlone = () => runLoad(load);
       const readsWithWrites = async (round) => {
-        const writers = startWriters({ baseUrl, token, editor, slugs, writesPerSecond: options.writesPerSecond, firstNumber: round * 10000 + 1 });
+        const writers = startWriters({
+          baseUrl,
+          token,
+          editor,
+          slugs,
+          writesPerSecond: options.writesPerSecond,
+          firstNumber: round * 10000 + 1,
+        });
         const run = await runLoad(load);
         const outcome = await writers.stop();
         for (const key of ['posts', 'edits', 'stale', 'failures']) writes[key].push(...outcome[key]);
@@ -167,18 +201,27 @@ async function measureServer({ name, seeded, plan, slugs, options }) {
         const mixed = await readsWithWrites(round);
         const alone = readOnly ?? (await readsAlone());
         rounds.push({ readOnly: alone, mixed, mixedToReadOnly: mixed.rps / alone.rps });
-        say(`[${name}] round ${round + 1}: reads alone ${alone.rps.toFixed(0)} req/s (p99 ${alone.p99} ms), with writes ${mixed.rps.toFixed(0)} req/s (p50 ${mixed.p50} ms, p99 ${mixed.p99} ms): ${((100 * mixed.rps) / alone.rps).toFixed(0)} %`);
+        say(
+          `[${name}] round ${round + 1}: reads alone ${alone.rps.toFixed(0)} req/s (p99 ${alone.p99} ms), with writes ${mixed.rps.toFixed(0)} req/s (p50 ${mixed.p50} ms, p99 ${mixed.p99} ms): ${((100 * mixed.rps) / alone.rps).toFixed(0)} %`,
+        );
       }
       const middle = middleOf(rounds, (round) => round.mixedToReadOnly);
       say(`[${name}] median round: ${(100 * middle.mixedToReadOnly).toFixed(0)} % of reads alone`);
-      say(`[${name}] ${writes.posts.length} POSTs, ${writes.edits.length} edits, ${writes.checks} freshness checks, ${writes.stale.length} stale, ${writes.failures.length} failed writes`);
+      say(
+        `[${name}] ${writes.posts.length} POSTs, ${writes.edits.length} edits, ${writes.checks} freshness checks, ${writes.stale.length} stale, ${writes.failures.length} failed writes`,
+      );
       for (const line of [...writes.stale, ...writes.failures].slice(0, 10)) say(`[${name}]   ${line}`);
       return {
         // The round whose ratio is the median, with both its windows.
         readOnly: middle.readOnly,
         mixed: middle.mixed,
         mixedToReadOnly: middle.mixedToReadOnly,
-        rounds: rounds.map((round) => ({ readOnlyRps: round.readOnly.rps, mixedRps: round.mixed.rps, mixedP99: round.mixed.p99, mixedToReadOnly: round.mixedToReadOnly })),
+        rounds: rounds.map((round) => ({
+          readOnlyRps: round.readOnly.rps,
+          mixedRps: round.mixed.rps,
+          mixedP99: round.mixed.p99,
+          mixedToReadOnly: round.mixedToReadOnly,
+        })),
         posts: summarizeWrites(writes.posts, 201),
         edits: summarizeWrites(writes.edits, 200),
         freshness: { checks: writes.checks, stale: writes.stale.length, staleAnswers: writes.stale.slice(0, 50) },
@@ -193,8 +236,21 @@ async function measureServer({ name, seeded, plan, slugs, options }) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 10000, duration: 10, rounds: 3, warmup: 2, serverWarmup: 10, connections: 20, writesPerSecond: 1, skipBuild: false, servers: 'ours,uncached' });
-  const servers = options.servers.split(',').map((name) => name.trim()).filter(Boolean);
+  const options = parseArgs(process.argv.slice(2), {
+    articles: 10000,
+    duration: 10,
+    rounds: 3,
+    warmup: 2,
+    serverWarmup: 10,
+    connections: 20,
+    writesPerSecond: 1,
+    skipBuild: false,
+    servers: 'ours,uncached',
+  });
+  const servers = options.servers
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of servers) if (!SERVER_ENV[name]) throw new Error(`--servers takes ${Object.keys(SERVER_ENV).join(', ')}`);
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
@@ -203,12 +259,22 @@ async function main() {
   const plan = endpointPlan(samples);
 
   const measured = {};
-  for (const name of servers) measured[name] = await measureServer({ name, seeded: seedInfo.database, plan, slugs: samples.slugs, options });
+  for (const name of servers)
+    measured[name] = await measureServer({ name, seeded: seedInfo.database, plan, slugs: samples.slugs, options });
 
   const results = {
     kind: 'mixed',
     createdAt,
-    options: { store: 'sqlite', articles: options.articles, duration: options.duration, rounds: options.rounds, warmup: options.warmup, connections: options.connections, writesPerSecond: options.writesPerSecond, servers },
+    options: {
+      store: 'sqlite',
+      articles: options.articles,
+      duration: options.duration,
+      rounds: options.rounds,
+      warmup: options.warmup,
+      connections: options.connections,
+      writesPerSecond: options.writesPerSecond,
+      servers,
+    },
     readWeights: READ_WEIGHTS,
     machine: machine(),
     app: gitState(),

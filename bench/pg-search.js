@@ -22,7 +22,7 @@ const BATCH = 500;
 
 function pluginSearchTerms() {
   const compiled = path.join(ROOT, 'dist', 'src', 'plugins', 'artikel', 'server', 'src', 'utils', 'search-words.js');
-  if (!fs.existsSync(compiled)) throw new Error('Run `npm run build` first: the benchmark uses the plugin\'s compiled word splitting.');
+  if (!fs.existsSync(compiled)) throw new Error("Run `npm run build` first: the benchmark uses the plugin's compiled word splitting.");
   return require(compiled).searchTerms;
 }
 
@@ -43,13 +43,23 @@ async function main() {
   const searchTerms = pluginSearchTerms();
 
   const { dir: clusterDir, env } = startCluster();
-  const client = new Client({ host: env.DATABASE_HOST, port: Number(env.DATABASE_PORT), user: env.DATABASE_USERNAME, password: env.DATABASE_PASSWORD, database: env.DATABASE_NAME });
+  const client = new Client({
+    host: env.DATABASE_HOST,
+    port: Number(env.DATABASE_PORT),
+    user: env.DATABASE_USERNAME,
+    password: env.DATABASE_PASSWORD,
+    database: env.DATABASE_NAME,
+  });
   try {
     await client.connect();
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-    await client.query('CREATE TABLE articles (id serial PRIMARY KEY, document_id varchar(255), title text, content text, tags text, published_at timestamptz)');
+    await client.query(
+      'CREATE TABLE articles (id serial PRIMARY KEY, document_id varchar(255), title text, content text, tags text, published_at timestamptz)',
+    );
     await client.query('CREATE TABLE whole_texts (document_id varchar(255) PRIMARY KEY, body text NOT NULL)');
-    await client.query('CREATE TABLE artikel_search_docs (document_id varchar(255) PRIMARY KEY, article_id integer, terms text[] NOT NULL)');
+    await client.query(
+      'CREATE TABLE artikel_search_docs (document_id varchar(255) PRIMARY KEY, article_id integer, terms text[] NOT NULL)',
+    );
     await client.query('CREATE TABLE artikel_search_terms (term text PRIMARY KEY)');
 
     const generator = createArticleGenerator();
@@ -60,10 +70,19 @@ async function main() {
       const articleValues = [];
       const docValues = [];
       const articleRows = batch.map((article, index) => {
-        articleValues.push(article.documentId, article.title, article.content, article.tags, article.publishedAt === null ? null : new Date(article.publishedAt));
+        articleValues.push(
+          article.documentId,
+          article.title,
+          article.content,
+          article.tags,
+          article.publishedAt === null ? null : new Date(article.publishedAt),
+        );
         return `($${index * 5 + 1}, $${index * 5 + 2}, $${index * 5 + 3}, $${index * 5 + 4}, $${index * 5 + 5})`;
       });
-      await client.query(`INSERT INTO articles (document_id, title, content, tags, published_at) VALUES ${articleRows.join(', ')}`, articleValues);
+      await client.query(
+        `INSERT INTO articles (document_id, title, content, tags, published_at) VALUES ${articleRows.join(', ')}`,
+        articleValues,
+      );
       const published = batch.filter((article) => article.publishedAt !== null);
       const docRows = published.map((article, index) => {
         docValues.push(article.documentId, wholeText(article));
@@ -95,7 +114,10 @@ async function main() {
     };
     await client.query('VACUUM ANALYZE');
     const size = async (relation) => Number((await client.query('SELECT pg_total_relation_size($1) AS bytes', [relation])).rows[0].bytes);
-    const sizes = { wholeTexts: await size('whole_texts'), wordIndex: (await size('artikel_search_docs')) + (await size('artikel_search_terms')) };
+    const sizes = {
+      wholeTexts: await size('whole_texts'),
+      wordIndex: (await size('artikel_search_docs')) + (await size('artikel_search_terms')),
+    };
     const dictionaryWords = Number((await client.query('SELECT count(*) FROM artikel_search_terms')).rows[0].count);
 
     const words = searchWordSample().slice(0, SEARCH_SQL_WORDS);
@@ -103,7 +125,8 @@ async function main() {
       like: 'SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND (LOWER(title) LIKE $1 OR LOWER(content) LIKE $1 OR LOWER(tags) LIKE $1)',
       wordIndex:
         "SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN (SELECT document_id FROM artikel_search_docs WHERE terms && ARRAY(SELECT term FROM artikel_search_terms WHERE term LIKE $1 ESCAPE '\\'))",
-      wholeTextTrigram: "SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN (SELECT document_id FROM whole_texts WHERE body LIKE $1 ESCAPE '\\')",
+      wholeTextTrigram:
+        "SELECT count(*) FROM articles a WHERE a.published_at IS NOT NULL AND a.document_id IN (SELECT document_id FROM whole_texts WHERE body LIKE $1 ESCAPE '\\')",
     };
     const pattern = (word) => [`%${escapeLike(word.toLowerCase())}%`];
     // An untimed pass brings the pages into the cache, as in the SQLite figure.
@@ -130,7 +153,9 @@ async function main() {
       ratio: { wordIndex: medians.like / medians.wordIndex, wholeTextTrigram: medians.like / medians.wholeTextTrigram },
       countMismatches: perWord
         .filter((row) => row.wordIndexCount !== row.likeCount || row.wholeTextTrigramCount !== row.likeCount)
-        .map((row) => `${row.word}: LIKE ${row.likeCount}, word index ${row.wordIndexCount}, whole-text trigram ${row.wholeTextTrigramCount}`),
+        .map(
+          (row) => `${row.word}: LIKE ${row.likeCount}, word index ${row.wordIndexCount}, whole-text trigram ${row.wholeTextTrigramCount}`,
+        ),
       perWord,
     };
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });

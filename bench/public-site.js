@@ -15,7 +15,14 @@ const { APP_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env'
 const { seed } = require('./seed');
 const { sqliteStore } = require('./lib/store');
 
-const PATHS = ['/api/artikel/feed/rss', '/api/artikel/feed/atom', '/api/artikel/feed/json', '/api/artikel/sitemap.xml', '/api/artikel/sitemap/1', '/api/artikel/sitemap/2'];
+const PATHS = [
+  '/api/artikel/feed/rss',
+  '/api/artikel/feed/atom',
+  '/api/artikel/feed/json',
+  '/api/artikel/sitemap.xml',
+  '/api/artikel/sitemap/1',
+  '/api/artikel/sitemap/2',
+];
 
 function timedGet(port, urlPath, encoding) {
   return new Promise((resolve, reject) => {
@@ -27,7 +34,15 @@ function timedGet(port, urlPath, encoding) {
       response.on('data', (chunk) => {
         bytes += chunk.length;
       });
-      response.on('end', () => resolve({ status: response.statusCode, firstByteMs, totalMs: ms(), bytes, encoding: response.headers['content-encoding'] ?? 'identity' }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode,
+          firstByteMs,
+          totalMs: ms(),
+          bytes,
+          encoding: response.headers['content-encoding'] ?? 'identity',
+        }),
+      );
     });
     request.on('error', reject);
   });
@@ -42,7 +57,8 @@ function memory(pid) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2), { articles: 100000 });
-  if (!fs.existsSync(path.join(APP_DIR, 'dist', 'src', 'plugins', 'artikel', 'server', 'src', 'index.js'))) throw new Error('No build in dist/: run `npm run build` first.');
+  if (!fs.existsSync(path.join(APP_DIR, 'dist', 'src', 'plugins', 'artikel', 'server', 'src', 'index.js')))
+    throw new Error('No build in dist/: run `npm run build` first.');
   const seeded = await seed({ articles: options.articles });
   const port = await freePort();
   const server = await startServer({
@@ -50,7 +66,11 @@ async function main() {
     command: process.execPath,
     args: [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'],
     cwd: APP_DIR,
-    env: serverEnv({ store: sqliteStore(seeded.database), port, extra: { SERVE_ADMIN_PANEL: 'false', SITE_ARTICLE_URL: 'https://studio.example/artikel/{slug}', ARTIKEL_CACHE_MAX_AGE: '60' } }),
+    env: serverEnv({
+      store: sqliteStore(seeded.database),
+      port,
+      extra: { SERVE_ADMIN_PANEL: 'false', SITE_ARTICLE_URL: 'https://studio.example/artikel/{slug}', ARTIKEL_CACHE_MAX_AGE: '60' },
+    }),
     readyPath: '/api/artikel/latest',
     logFile: path.join(DATA_DIR, 'logs', 'public-site.log'),
     readyTimeoutMs: (300 + options.articles / 50) * 1000,
@@ -71,7 +91,9 @@ async function main() {
   } finally {
     await stopServer(server);
   }
-  process.stdout.write(`Server memory: ${results.memoryAtStart.rssMb} MB at start, ${results.memoryAtEnd.rssMb} MB at the end, peak ${results.memoryAtEnd.peakMb} MB.\n`);
+  process.stdout.write(
+    `Server memory: ${results.memoryAtStart.rssMb} MB at start, ${results.memoryAtEnd.rssMb} MB at the end, peak ${results.memoryAtEnd.peakMb} MB.\n`,
+  );
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   fs.writeFileSync(path.join(RESULTS_DIR, `public-site-${options.articles}.json`), `${JSON.stringify(results, null, 2)}\n`);
 }

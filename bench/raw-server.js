@@ -47,12 +47,14 @@ class HttpError extends Error {
   }
 }
 
-const validationError = (path, message) => new HttpError(400, 'ValidationError', message, { errors: [{ path: [path], message, name: 'ValidationError' }] });
+const validationError = (path, message) =>
+  new HttpError(400, 'ValidationError', message, { errors: [{ path: [path], message, name: 'ValidationError' }] });
 
 function positiveWhole(params, name, fallback) {
   const value = params.get(name);
   if (value === null) return fallback;
-  if (!WHOLE_NUMBER.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw validationError(name, `${name} must be a whole number of at least 1`);
+  if (!WHOLE_NUMBER.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+    throw validationError(name, `${name} must be a whole number of at least 1`);
   return Number(value);
 }
 
@@ -63,7 +65,10 @@ function nonBlank(value) {
 
 function listFilters(params) {
   return {
-    words: (params.get('q') ?? '').trim().split(/\s+/).filter((word) => word !== ''),
+    words: (params.get('q') ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word !== ''),
     kategori: nonBlank(params.get('kategori')),
     tag: nonBlank(params.get('tag')),
     limit: Math.min(positiveWhole(params, 'limit', LIST_DEFAULT_LIMIT), LIST_MAX_LIMIT),
@@ -130,12 +135,18 @@ function createHandler({ queries, records }) {
       send(response, 200, handler(params));
     } catch (error) {
       if (error instanceof HttpError) {
-        send(response, error.status, { data: null, error: { status: error.status, name: error.name, message: error.message, details: error.details } });
+        send(response, error.status, {
+          data: null,
+          error: { status: error.status, name: error.name, message: error.message, details: error.details },
+        });
       } else if (error instanceof URIError) {
         send(response, 400, { data: null, error: { status: 400, name: 'BadRequestError', message: 'Malformed path', details: {} } });
       } else {
         console.error(error);
-        send(response, 500, { data: null, error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} } });
+        send(response, 500, {
+          data: null,
+          error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} },
+        });
       }
     }
   };
@@ -154,10 +165,11 @@ function main() {
   server.listen(port, host, () => {
     console.log(`raw server on http://${host}:${port}${PREFIX} (search: ${queries.hasSearchIndex ? 'FTS5 index' : 'LIKE scan'})`);
   });
-  const stop = () => server.close(() => {
-    db.close();
-    process.exit(0);
-  });
+  const stop = () =>
+    server.close(() => {
+      db.close();
+      process.exit(0);
+    });
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

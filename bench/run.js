@@ -70,12 +70,12 @@ const DEFAULT_SERVERS = { sqlite: 'ours,uncached,stock,raw,rawlike', postgres: '
 const NOT_ON = {
   raw: 'bench/raw-server.js reads the SQLite file with better-sqlite3 and has no PostgreSQL version',
   rawlike: 'bench/raw-server.js reads the SQLite file with better-sqlite3 and has no PostgreSQL version',
-  ours2: 'two instances are measured on PostgreSQL only (--store postgres): the plugin keeps several instances in step through PostgreSQL, and a SQLite file is served by one process',
+  ours2:
+    'two instances are measured on PostgreSQL only (--store postgres): the plugin keeps several instances in step through PostgreSQL, and a SQLite file is served by one process',
 };
 
 // Servers started and not yet stopped, so an interrupted run can stop them with the cluster.
 const liveServers = new Set();
-
 
 const describeRun = (run) =>
   `${run.rps.toFixed(1)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${isValid(run) ? '' : ` — ${run.non2xx} non-2xx, ${run.errors} errors`}`;
@@ -116,12 +116,20 @@ async function startInstances({ name, store, options }) {
         readyPath: definition.readyPath,
         logFile: path.join(DATA_DIR, 'logs', count === 1 ? `${name}.log` : `${name}-${i}.log`),
         readyTimeoutMs: options.startTimeout * 1000,
-        onWaiting: (elapsed) => say(`[${label}] still starting after ${Math.round(elapsed)} s (the first start on a new database builds the plugin's tag and search indexes) ...`),
+        onWaiting: (elapsed) =>
+          say(
+            `[${label}] still starting after ${Math.round(elapsed)} s (the first start on a new database builds the plugin's tag and search indexes) ...`,
+          ),
       });
       liveServers.add(server);
       started.push(server);
       // Our app (and stock, the same app) answers at once on a new file and indexes it in the background.
-      if (!definition.args.includes(RAW_SERVER)) await untilIndexed(store, options.startTimeout * 1000, (counts) => say(`[${label}] answering; its index holds ${counts.indexed} of ${counts.published} published articles, waiting for the rest ...`));
+      if (!definition.args.includes(RAW_SERVER))
+        await untilIndexed(store, options.startTimeout * 1000, (counts) =>
+          say(
+            `[${label}] answering; its index holds ${counts.indexed} of ${counts.published} published articles, waiting for the rest ...`,
+          ),
+        );
       say(`[${label}] ready in ${server.startupSeconds.toFixed(1)} s (log: ${path.relative(process.cwd(), server.logFile)})`);
     }
   } catch (error) {
@@ -168,9 +176,18 @@ async function startWarm({ name, store, plan: fullPlan, options }) {
     // A freshly started Node server needs some ten seconds of load before the JIT has settled;
     // without this the first endpoints measured pay for it. Every endpoint's requests, interleaved.
     const longest = Math.max(...plan.map((endpoint) => endpoint.paths[name].length));
-    const mixed = Array.from({ length: longest }, (_, i) => plan.map((endpoint) => endpoint.paths[name][i % endpoint.paths[name].length])).flat();
+    const mixed = Array.from({ length: longest }, (_, i) =>
+      plan.map((endpoint) => endpoint.paths[name][i % endpoint.paths[name].length]),
+    ).flat();
     say(`[${name}] warming up for ${options.serverWarmup} s on every endpoint ...`);
-    await runLoad({ ports, paths: mixed, connections: options.connections, seconds: options.serverWarmup, warmupSeconds: 0, visitEveryPath: false });
+    await runLoad({
+      ports,
+      paths: mixed,
+      connections: options.connections,
+      seconds: options.serverWarmup,
+      warmupSeconds: 0,
+      visitEveryPath: false,
+    });
     await settle(name, ports, definition.readyPath);
   }
   return outcome;
@@ -203,7 +220,15 @@ async function measureEndpoint({ endpoint, live, outcomes, samples, options }) {
       const { readyPath } = SERVER_DEFINITIONS[name];
       try {
         // Every path once before the first round only: a server's cache keeps them for the next rounds.
-        const run = await runLoad({ ports, paths: endpoint.paths[name], connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup, visitEveryPath: round === 0, drainPath: readyPath });
+        const run = await runLoad({
+          ports,
+          paths: endpoint.paths[name],
+          connections: options.connections,
+          seconds: options.duration,
+          warmupSeconds: options.warmup,
+          visitEveryPath: round === 0,
+          drainPath: readyPath,
+        });
         say(`[${name}] ${endpoint.label.padEnd(28)} ${options.rounds > 1 ? `round ${round + 1}: ` : ''}${describeRun(run)}`);
         await settle(name, ports, readyPath);
         outcomes[name].endpoints[endpoint.key].rounds.push(run);
@@ -222,8 +247,12 @@ async function measureEndpoint({ endpoint, live, outcomes, samples, options }) {
 
 /** The servers asked for, less those that cannot be measured on the store (said so, not an error). */
 function chooseServers(options) {
-  const asked = (options.servers || DEFAULT_SERVERS[options.store]).split(',').map((name) => name.trim()).filter(Boolean);
-  for (const name of asked) if (!SERVER_DEFINITIONS[name]) throw new Error(`Unknown server "${name}"; known: ${Object.keys(SERVER_DEFINITIONS).join(', ')}`);
+  const asked = (options.servers || DEFAULT_SERVERS[options.store])
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of asked)
+    if (!SERVER_DEFINITIONS[name]) throw new Error(`Unknown server "${name}"; known: ${Object.keys(SERVER_DEFINITIONS).join(', ')}`);
   const servers = asked.filter((name) => SERVERS.find((server) => server.key === name).stores.includes(options.store));
   for (const name of asked.filter((n) => !servers.includes(n))) say(`[${name}] skipped on ${STORE_NAMES[options.store]}: ${NOT_ON[name]}.`);
   if (servers.length === 0) throw new Error(`No server left to measure on ${STORE_NAMES[options.store]}`);
@@ -262,7 +291,9 @@ async function withSeededStore(options, measure) {
   try {
     const store = postgresStore(cluster.env);
     const seedInfo = await seed(options.articles, 'postgres', cluster.env);
-    say(`Seeded PostgreSQL in ${seedInfo.seconds.toFixed(1)} s (${seedInfo.schemaSeconds.toFixed(1)} s of it Strapi creating its schema and the categories).`);
+    say(
+      `Seeded PostgreSQL in ${seedInfo.seconds.toFixed(1)} s (${seedInfo.schemaSeconds.toFixed(1)} s of it Strapi creating its schema and the categories).`,
+    );
     return await measure(store, seedInfo);
   } finally {
     for (const server of liveServers) await stopServer(server);
@@ -275,11 +306,15 @@ async function withSeededStore(options, measure) {
 async function storeInfo(store) {
   if (store.kind === 'sqlite') return { kind: 'sqlite' };
   const version = await withPostgres(store, async (client) => (await client.query('SHOW server_version')).rows[0].server_version);
-  return { kind: 'postgres', version: `PostgreSQL ${version.split(' ')[0]}`, cluster: 'throwaway, started for this run (scripts/postgres-cluster.sh: fsync off)' };
+  return {
+    kind: 'postgres',
+    version: `PostgreSQL ${version.split(' ')[0]}`,
+    cluster: 'throwaway, started for this run (scripts/postgres-cluster.sh: fsync off)',
+  };
 }
 
 const SEARCH_SQL_ON_POSTGRES = {
-  skipped: 'it compares SQLite\'s FTS5 index with LIKE; for PostgreSQL\'s word index against LIKE run `node bench/pg-search.js`',
+  skipped: "it compares SQLite's FTS5 index with LIKE; for PostgreSQL's word index against LIKE run `node bench/pg-search.js`",
 };
 
 /** The SQL-level search comparison: FTS5 against LIKE, on the SQLite file itself. */
@@ -291,7 +326,9 @@ function searchSqlOnSqlite(store, samples, options) {
 function serverSummary(name, outcome) {
   return {
     startupSeconds: outcome.startupSeconds ?? null,
-    ...(outcome.instanceStartupSeconds ? { instances: outcome.instanceStartupSeconds.length, instanceStartupSeconds: outcome.instanceStartupSeconds } : {}),
+    ...(outcome.instanceStartupSeconds
+      ? { instances: outcome.instanceStartupSeconds.length, instanceStartupSeconds: outcome.instanceStartupSeconds }
+      : {}),
     failed: outcome.failed ?? null,
     ...(name === 'ours' ? { searchIndex: outcome.searchIndex ?? null } : {}),
   };
@@ -303,7 +340,9 @@ async function measureServers({ store, servers, options }) {
   const plan = endpointPlan(samples);
   const perRun = options.warmup + options.duration;
   const windows = plan.reduce((sum, endpoint) => sum + servers.filter((name) => serves(name, endpoint)).length, 0) * options.rounds;
-  say(`\nMeasuring ${plan.length} endpoints on ${servers.length} servers in ${options.rounds} rounds, ${windows} windows of ${perRun} s (about ${Math.ceil((windows * (perRun + 1)) / 60)} min), ${options.connections} connections, on ${describeStore(store)}.`);
+  say(
+    `\nMeasuring ${plan.length} endpoints on ${servers.length} servers in ${options.rounds} rounds, ${windows} windows of ${perRun} s (about ${Math.ceil((windows * (perRun + 1)) / 60)} min), ${options.connections} connections, on ${describeStore(store)}.`,
+  );
 
   // Every server runs at once (idle but for its own windows), so that each endpoint can be measured
   // on all of them in the same stretch of time (see measureEndpoint).
@@ -337,16 +376,39 @@ async function measureServers({ store, servers, options }) {
     }
     const runsOf = (name) => outcomes[name].endpoints[endpoint.key]?.rounds ?? [];
     // Each round's runs by server, for the ratios within a round.
-    const rounds = Array.from({ length: options.rounds }, (_, round) => Object.fromEntries(measuring.flatMap((name) => (runsOf(name)[round] ? [[name, runsOf(name)[round]]] : []))));
+    const rounds = Array.from({ length: options.rounds }, (_, round) =>
+      Object.fromEntries(measuring.flatMap((name) => (runsOf(name)[round] ? [[name, runsOf(name)[round]]] : []))),
+    );
     const roundRps = Object.fromEntries(measuring.map((name) => [name, runsOf(name).map((run) => Math.round(run.rps * 10) / 10)]));
     const valid = measuring.every((name) => isValid(results[name]) && checks[name].length === 0);
-    return { key: endpoint.key, label: endpoint.label, note: endpoint.note, results, roundRps, checks, ratios: ratiosOf(results, store.kind, rounds), valid };
+    return {
+      key: endpoint.key,
+      label: endpoint.label,
+      note: endpoint.note,
+      results,
+      roundRps,
+      checks,
+      ratios: ratiosOf(results, store.kind, rounds),
+      valid,
+    };
   });
   return { samples, outcomes, endpoints, differences, compared };
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { store: 'sqlite', articles: 10000, duration: 4, connections: 20, warmup: 1, rounds: 3, serverWarmup: 10, skipBuild: false, servers: '', startTimeout: 0, searchSqlWords: SEARCH_SQL_WORDS });
+  const options = parseArgs(process.argv.slice(2), {
+    store: 'sqlite',
+    articles: 10000,
+    duration: 4,
+    connections: 20,
+    warmup: 1,
+    rounds: 3,
+    serverWarmup: 10,
+    skipBuild: false,
+    servers: '',
+    startTimeout: 0,
+    searchSqlWords: SEARCH_SQL_WORDS,
+  });
   if (!STORES.includes(options.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
   options.articles = Math.round(options.articles);
   // The plugin indexes every article at its first start on a freshly seeded database.
@@ -361,14 +423,34 @@ async function main() {
     const searchSql = store.kind === 'sqlite' ? searchSqlOnSqlite(store, measured.samples, options) : SEARCH_SQL_ON_POSTGRES;
     return {
       createdAt,
-      options: { store: options.store, articles: options.articles, duration: options.duration, warmup: options.warmup, rounds: options.rounds, connections: options.connections, servers },
+      options: {
+        store: options.store,
+        articles: options.articles,
+        duration: options.duration,
+        warmup: options.warmup,
+        rounds: options.rounds,
+        connections: options.connections,
+        servers,
+      },
       store: await storeInfo(store),
       machine: machine(),
       app: gitState(),
       build: buildInfo,
-      seed: { reused: seedInfo.reused, seconds: seedInfo.seconds, schemaSeconds: seedInfo.schemaSeconds ?? null, bytes: seedInfo.bytes, published: seedInfo.published, drafts: seedInfo.drafts },
+      seed: {
+        reused: seedInfo.reused,
+        seconds: seedInfo.seconds,
+        schemaSeconds: seedInfo.schemaSeconds ?? null,
+        bytes: seedInfo.bytes,
+        published: seedInfo.published,
+        drafts: seedInfo.drafts,
+      },
       servers: Object.fromEntries(servers.map((name) => [name, serverSummary(name, measured.outcomes[name])])),
-      samples: { slugs: measured.samples.slugs.length, words: measured.samples.words, tags: measured.samples.tags, categories: measured.samples.categories },
+      samples: {
+        slugs: measured.samples.slugs.length,
+        words: measured.samples.words,
+        tags: measured.samples.tags,
+        categories: measured.samples.categories,
+      },
       endpoints: measured.endpoints,
       agreement: { comparedAnswers: measured.compared, differences: measured.differences.length },
       differences: measured.differences,
@@ -377,7 +459,9 @@ async function main() {
   });
   results.totalSeconds = seconds(started);
 
-  say(`\n${options.articles.toLocaleString('en-US')} articles (${results.seed.published} published) on ${results.store.version ?? STORE_NAMES[options.store]}, ${options.connections} connections, ${options.rounds} rounds of ${options.duration} s per server after ${options.warmup} s warm-up; each server's median round, each ratio the median of its rounds' ratios:\n`);
+  say(
+    `\n${options.articles.toLocaleString('en-US')} articles (${results.seed.published} published) on ${results.store.version ?? STORE_NAMES[options.store]}, ${options.connections} connections, ${options.rounds} rounds of ${options.duration} s per server after ${options.warmup} s warm-up; each server's median round, each ratio the median of its rounds' ratios:\n`,
+  );
   say(formatTable(results));
   say(`\n${formatSearch(results.searchSql)}`);
   const written = writeResults(results, RESULTS_DIR);

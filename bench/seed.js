@@ -61,7 +61,13 @@ async function createSchema(store) {
 
 function progressBar(total) {
   const bar = new cliProgress.SingleBar(
-    { format: 'Seeding  |{bar}| {value}/{total} articles | {duration_formatted} elapsed, ~{eta_formatted} left', noTTYOutput: true, notTTYSchedule: 3000, etaBuffer: 20, stream: process.stdout },
+    {
+      format: 'Seeding  |{bar}| {value}/{total} articles | {duration_formatted} elapsed, ~{eta_formatted} left',
+      noTTYOutput: true,
+      notTTYSchedule: 3000,
+      etaBuffer: 20,
+      stream: process.stdout,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0);
@@ -160,15 +166,26 @@ async function seedPostgres({ articles, store }) {
   const bar = progressBar(articles);
   const counts = await postgresSeed.insertArticles(store, articles, (done) => bar.update(done));
   bar.stop();
-  return { seedFormat: SEED_FORMAT, articles, ...counts, categories: CATEGORIES.length, schemaSeconds, seconds: (Date.now() - started) / 1000, createdAt: new Date().toISOString(), store: 'postgres', reused: false };
+  return {
+    seedFormat: SEED_FORMAT,
+    articles,
+    ...counts,
+    categories: CATEGORIES.length,
+    schemaSeconds,
+    seconds: (Date.now() - started) / 1000,
+    createdAt: new Date().toISOString(),
+    store: 'postgres',
+    reused: false,
+  };
 }
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), { articles: 10000, force: false, store: 'sqlite' });
   if (!STORES.includes(args.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
-  const info = args.store === 'postgres'
-    ? await seedPostgres({ articles: args.articles, store: postgresStore(process.env) })
-    : await seed({ articles: args.articles, force: args.force });
+  const info =
+    args.store === 'postgres'
+      ? await seedPostgres({ articles: args.articles, store: postgresStore(process.env) })
+      : await seed({ articles: args.articles, force: args.force });
   const size = `${(info.bytes / 1024 / 1024).toFixed(0)} MB`;
   process.stdout.write(
     info.reused

@@ -43,7 +43,10 @@ async function watchBuild(store, server, limitMs) {
     const { rssMb, peakRssMb } = memoryOf(server.child.pid);
     const seconds = (Date.now() - server.startedAt) / 1000;
     samples.push({ seconds: Math.round(seconds), indexed: counts.indexed, rssMb });
-    if (samples.length % 12 === 1) say(`[start] ${Math.round(seconds)} s: ${counts.indexed.toLocaleString('en-US')} of ${counts.published.toLocaleString('en-US')} indexed, RSS ${rssMb} MB (peak ${peakRssMb})`);
+    if (samples.length % 12 === 1)
+      say(
+        `[start] ${Math.round(seconds)} s: ${counts.indexed.toLocaleString('en-US')} of ${counts.published.toLocaleString('en-US')} indexed, RSS ${rssMb} MB (peak ${peakRssMb})`,
+      );
     if (counts.indexed >= counts.published) return { complete: true, seconds, samples };
     if (Date.now() - server.startedAt > limitMs) return { complete: false, seconds, samples };
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
@@ -51,17 +54,31 @@ async function watchBuild(store, server, limitMs) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 1000000, untilIndexed: false, watchBuild: 0, skipBuild: false }, { zeroAllowed: ['watchBuild'] });
+  const options = parseArgs(
+    process.argv.slice(2),
+    { articles: 1000000, untilIndexed: false, watchBuild: 0, skipBuild: false },
+    { zeroAllowed: ['watchBuild'] },
+  );
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');
   const store = sqliteStore(seedInfo.database);
   const before = await indexCounts(store);
   const complete = before.indexed === before.published;
-  say(`\n${before.indexed.toLocaleString('en-US')} of ${before.published.toLocaleString('en-US')} published articles indexed; starting our app ...`);
+  say(
+    `\n${before.indexed.toLocaleString('en-US')} of ${before.published.toLocaleString('en-US')} published articles indexed; starting our app ...`,
+  );
 
   const server = await startApp({ store, name: 'start', waitForIndex: false });
-  const result = { nodeOptions: serviceNodeOptions(), firstAnswerSeconds: server.startupSeconds, target: complete ? TARGET_COMPLETE_S : TARGET_MISSING_S, duringBuild: [], indexedSeconds: null, buildWatch: null, peakRssMb: null };
+  const result = {
+    nodeOptions: serviceNodeOptions(),
+    firstAnswerSeconds: server.startupSeconds,
+    target: complete ? TARGET_COMPLETE_S : TARGET_MISSING_S,
+    duringBuild: [],
+    indexedSeconds: null,
+    buildWatch: null,
+    peakRssMb: null,
+  };
   say(`[start] first answer after ${server.startupSeconds.toFixed(1)} s (target ${result.target} s)`);
   try {
     const baseUrl = `http://127.0.0.1:${server.port}`;
@@ -79,7 +96,9 @@ async function main() {
       const watched = await watchBuild(store, server, options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000);
       result.buildWatch = { seconds: Math.round(watched.seconds), complete: watched.complete, samples: watched.samples };
       if (watched.complete) result.indexedSeconds = watched.seconds;
-      say(`[start] ${watched.complete ? `index complete after ${watched.seconds.toFixed(0)} s` : `stopped watching the build after ${watched.seconds.toFixed(0)} s`}`);
+      say(
+        `[start] ${watched.complete ? `index complete after ${watched.seconds.toFixed(0)} s` : `stopped watching the build after ${watched.seconds.toFixed(0)} s`}`,
+      );
     }
     result.peakRssMb = memoryOf(server.child.pid).peakRssMb;
     say(`[start] peak RSS ${result.peakRssMb} MB (Node options: ${result.nodeOptions})`);
@@ -87,10 +106,22 @@ async function main() {
     await stopServer(server);
   }
 
-  const results = { createdAt, options, machine: machine(), app: gitState(), build: buildInfo, seed: seedInfo, indexBefore: before, indexComplete: complete, ...result, indexAfter: await indexCounts(store) };
+  const results = {
+    createdAt,
+    options,
+    machine: machine(),
+    app: gitState(),
+    build: buildInfo,
+    seed: seedInfo,
+    indexBefore: before,
+    indexComplete: complete,
+    ...result,
+    indexAfter: await indexCounts(store),
+  };
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const name = `start-${options.articles}-${complete ? 'complete' : 'incomplete'}`;
-  for (const base of [`${name}-${createdAt.replace(/[:.]/g, '-')}`, `latest-${name}`]) fs.writeFileSync(path.join(RESULTS_DIR, `${base}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  for (const base of [`${name}-${createdAt.replace(/[:.]/g, '-')}`, `latest-${name}`])
+    fs.writeFileSync(path.join(RESULTS_DIR, `${base}.json`), `${JSON.stringify(results, null, 2)}\n`);
   say(`[start] results in bench/results/latest-${name}.json`);
 }
 

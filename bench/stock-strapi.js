@@ -40,7 +40,12 @@ const APP_DIR = path.resolve(__dirname, '..');
 const ARTICLE_UID = 'api::article.article';
 const CATEGORY_UID = 'api::category.category';
 const WRITES = process.env.STOCK_WRITES === '1';
-const PUBLIC_ACTIONS = ['api::article.article.find', 'api::article.article.findOne', 'api::category.category.find', ...(WRITES ? ['api::article.article.create'] : [])];
+const PUBLIC_ACTIONS = [
+  'api::article.article.find',
+  'api::article.article.findOne',
+  'api::category.category.find',
+  ...(WRITES ? ['api::article.article.create'] : []),
+];
 const PERMISSION_UID = 'plugin::users-permissions.permission';
 
 /** What `strapi generate` would have written as routes/, controllers/ and services/ for each type. */

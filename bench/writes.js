@@ -26,7 +26,12 @@ const { CATEGORIES } = require('./lib/vocabulary');
 /** The n-th new article: generated text beyond the seeded ones, so titles and slugs are new. */
 function newArticle(generator, n, seeded) {
   const article = generator.article(seeded + n, seeded + n + 1);
-  return { title: `${article.title} (write ${n})`, content: article.content, tags: article.tags, category: CATEGORIES[n % CATEGORIES.length].name };
+  return {
+    title: `${article.title} (write ${n})`,
+    content: article.content,
+    tags: article.tags,
+    category: CATEGORIES[n % CATEGORIES.length].name,
+  };
 }
 
 /** `count` requests, `concurrency` in flight; articles/s over the whole run and each request's latency. */
@@ -51,11 +56,24 @@ async function timedRequests(count, concurrency, send) {
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
-  return { count, concurrency, seconds, perSecond: (count - failed) / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failed, failures };
+  return {
+    count,
+    concurrency,
+    seconds,
+    perSecond: (count - failed) / seconds,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    failed,
+    failures,
+  };
 }
 
 async function post(url, headers, body, okStatus) {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   return { ok: response.status === okStatus, detail: `${response.status} ${text.slice(0, 200)}` };
 }
@@ -82,8 +100,13 @@ async function measureHttp({ name, label, seedInfo, options, start, request }) {
       say(`[${name}] ${options.sequential} articles one at a time, then ${options.concurrent} with ${options.concurrency} at once ...`);
       const sequential = await timedRequests(options.sequential, 1, send);
       const concurrent = await timedRequests(options.concurrent, options.concurrency, send);
-      for (const [mode, run] of [['one at a time', sequential], [`${options.concurrency} at once`, concurrent]]) {
-        say(`[${name}] ${mode}: ${run.perSecond.toFixed(1)} articles/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failed ? `, ${run.failed} failed: ${run.failures.join(' | ')}` : ''}`);
+      for (const [mode, run] of [
+        ['one at a time', sequential],
+        [`${options.concurrency} at once`, concurrent],
+      ]) {
+        say(
+          `[${name}] ${mode}: ${run.perSecond.toFixed(1)} articles/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failed ? `, ${run.failed} failed: ${run.failures.join(' | ')}` : ''}`,
+        );
       }
       await stopServer(server);
       const stored = publishedCount(copy.store.file) - before;
@@ -121,7 +144,16 @@ function measureRaw({ seedInfo, count }) {
       latencies.push(performance.now() - begun);
     }
     const seconds = (performance.now() - started) / 1000;
-    const run = { count, concurrency: 1, seconds, perSecond: count / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failed: 0, failures: [] };
+    const run = {
+      count,
+      concurrency: 1,
+      seconds,
+      perSecond: count / seconds,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      failed: 0,
+      failures: [],
+    };
     say(`[raw] ${count} articles one at a time: ${run.perSecond.toFixed(0)} articles/s, p50 ${run.p50Ms} ms`);
     return { label: 'raw insert (rows only, no HTTP)', sequential: run };
   } finally {
@@ -131,7 +163,14 @@ function measureRaw({ seedInfo, count }) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 10000, sequential: 100, concurrent: 300, concurrency: 10, raw: 1000, skipBuild: false });
+  const options = parseArgs(process.argv.slice(2), {
+    articles: 10000,
+    sequential: 100,
+    concurrent: 300,
+    concurrency: 10,
+    raw: 1000,
+    skipBuild: false,
+  });
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');
@@ -169,7 +208,12 @@ async function main() {
     },
     // Stock takes the category as a relation (its documentId), the rest as the same fields.
     request: (baseUrl, { headers, categoryIds }, article) =>
-      post(`${baseUrl}/api/articles`, headers, { data: { title: article.title, content: article.content, tags: article.tags, category: categoryIds.get(article.category) } }, 201),
+      post(
+        `${baseUrl}/api/articles`,
+        headers,
+        { data: { title: article.title, content: article.content, tags: article.tags, category: categoryIds.get(article.category) } },
+        201,
+      ),
   });
 
   servers.raw = measureRaw({ seedInfo, count: options.raw });
@@ -177,7 +221,14 @@ async function main() {
   const results = {
     kind: 'writes',
     createdAt,
-    options: { store: 'sqlite', articles: options.articles, sequential: options.sequential, concurrent: options.concurrent, concurrency: options.concurrency, raw: options.raw },
+    options: {
+      store: 'sqlite',
+      articles: options.articles,
+      sequential: options.sequential,
+      concurrent: options.concurrent,
+      concurrency: options.concurrency,
+      raw: options.raw,
+    },
     machine: machine(),
     app: gitState(),
     build: buildInfo,

@@ -11,7 +11,10 @@ const PUBLIC_URL_EXAMPLE = 'e.g. https://api.studio.example';
 function publicUrl(value: string, production: boolean): string {
   const url = value.trim();
   if (url === '') {
-    if (production) throw new Error(`PUBLIC_URL is not set: production needs the service's public address (${PUBLIC_URL_EXAMPLE}), on which every link is built`);
+    if (production)
+      throw new Error(
+        `PUBLIC_URL is not set: production needs the service's public address (${PUBLIC_URL_EXAMPLE}), on which every link is built`,
+      );
     return '';
   }
   let protocol = '';
@@ -20,7 +23,8 @@ function publicUrl(value: string, production: boolean): string {
   } catch {
     // Reported below.
   }
-  if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`PUBLIC_URL must be an absolute http(s) URL (${PUBLIC_URL_EXAMPLE}), not "${url}"`);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL (${PUBLIC_URL_EXAMPLE}), not "${url}"`);
   return url.replace(/\/+$/, '');
 }
 

@@ -31,7 +31,16 @@ const HOW_TO_GENERATE = `node -e "console.log(require('crypto').randomBytes(24).
 const MIN_SECRET_LENGTH = 20;
 const MIN_DISTINCT_CHARACTERS = 10;
 // Placeholders of Strapi's own .env.example and the usual stand-ins, in any case.
-const EXAMPLE_VALUES = new Set(['tobemodified', 'tobemodified1', 'tobemodified2', 'changeme', 'change-me', 'secret', 'example', 'password']);
+const EXAMPLE_VALUES = new Set([
+  'tobemodified',
+  'tobemodified1',
+  'tobemodified2',
+  'changeme',
+  'change-me',
+  'secret',
+  'example',
+  'password',
+]);
 
 /** Why a production secret's value (one key of APP_KEYS) is refused, or null when it is strong enough. */
 export function weakSecretReason(value: string): string | null {
@@ -43,7 +52,10 @@ export function weakSecretReason(value: string): string | null {
 
 /** A production secret as set, or a clear error naming what is wrong and how to make a good one. */
 function checkedProductionSecret(name: SecretName, value: string | undefined): string {
-  if (!value) throw new Error(`${name} is not set. Production needs every secret of .env.example in the environment; make each with ${HOW_TO_GENERATE}`);
+  if (!value)
+    throw new Error(
+      `${name} is not set. Production needs every secret of .env.example in the environment; make each with ${HOW_TO_GENERATE}`,
+    );
   // APP_KEYS holds several keys, each of which signs sessions and preview links on its own.
   const parts = name === 'APP_KEYS' ? value.split(',') : [value];
   for (const [index, part] of parts.entries()) {

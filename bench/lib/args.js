@@ -11,7 +11,12 @@ function parseArgs(argv, defaults, { zeroAllowed = [] } = {}) {
     const match = /^--([a-z][a-z-]*)(?:=(.*))?$/.exec(argv[i]);
     if (!match) throw new Error(`Unexpected argument "${argv[i]}"`);
     const name = match[1].replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
-    if (!(name in defaults)) throw new Error(`Unknown option --${match[1]}; known: ${Object.keys(defaults).map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' ')}`);
+    if (!(name in defaults))
+      throw new Error(
+        `Unknown option --${match[1]}; known: ${Object.keys(defaults)
+          .map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)
+          .join(' ')}`,
+      );
     if (typeof defaults[name] === 'boolean') {
       options[name] = match[2] === undefined ? true : match[2] !== 'false';
       continue;

@@ -16,7 +16,10 @@ const capitalize = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Lowercase, hyphenated, ASCII only: what the plugin's slugify gives for these ASCII titles. */
 function slugOf(title) {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /**
@@ -27,12 +30,21 @@ function createArticleGenerator(seed = 20260101) {
   const random = createRandom(seed);
   const { words, real } = buildVocabulary(random);
   const vocabularyWord = (() => {
-    const pick = weightedPicker(words.map((_, rank) => 1 / (rank + 8)), random);
+    const pick = weightedPicker(
+      words.map((_, rank) => 1 / (rank + 8)),
+      random,
+    );
     return () => words[pick()];
   })();
   const realWords = words.filter((word) => real.has(word));
-  const tagPick = weightedPicker(TAGS.map((_, rank) => 1 / (rank + 4)), random);
-  const categoryPick = weightedPicker(CATEGORIES.map((category) => category.weight), random);
+  const tagPick = weightedPicker(
+    TAGS.map((_, rank) => 1 / (rank + 4)),
+    random,
+  );
+  const categoryPick = weightedPicker(
+    CATEGORIES.map((category) => category.weight),
+    random,
+  );
   const takenSlugs = new Set();
   const takenDocumentIds = new Set();
 
@@ -98,7 +110,8 @@ function createArticleGenerator(seed = 20260101) {
   const title = () => {
     const count = random.int(3, 7);
     const parts = [];
-    for (let i = 0; i < count; i += 1) parts.push(i > 0 && i < count - 1 && random.chance(0.25) ? random.pick(FUNCTION_WORDS) : random.pick(realWords));
+    for (let i = 0; i < count; i += 1)
+      parts.push(i > 0 && i < count - 1 && random.chance(0.25) ? random.pick(FUNCTION_WORDS) : random.pick(realWords));
     return capitalize(parts.join(' '));
   };
 

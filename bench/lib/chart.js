@@ -29,7 +29,9 @@ const storeOf = (results) => results.options.store ?? 'sqlite';
 const serversOf = (results) => SERVERS.filter((server) => server.stores.includes(storeOf(results)));
 /** The ratios shown on a store, and for one endpoint those that apply to it (some servers answer one endpoint only). */
 const ratiosFor = (store, endpointKey = null) =>
-  RATIOS.filter((ratio) => ratio.stores.includes(store) && (endpointKey === null || !ratio.endpoints || ratio.endpoints.includes(endpointKey)));
+  RATIOS.filter(
+    (ratio) => ratio.stores.includes(store) && (endpointKey === null || !ratio.endpoints || ratio.endpoints.includes(endpointKey)),
+  );
 /** "SQLite", or "PostgreSQL 15.4" when the run recorded the server's version. */
 const storeName = (results) => results.store?.version ?? STORE_NAMES[storeOf(results)];
 
@@ -41,7 +43,8 @@ const BAR_GAP = 3;
 const GROUP_GAP = 22;
 const TOP = 104;
 
-const escapeXml = (text) => String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+const escapeXml = (text) =>
+  String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
 
 /** An axis end and tick step of 1, 2 or 5 times a power of ten, with at most about five ticks. */
@@ -70,7 +73,9 @@ function renderChart(results) {
   const footerLines = [];
   if (results.searchSql && !results.searchSql.skipped) {
     const s = results.searchSql;
-    footerLines.push(`SQL only, ${s.words} words: LIKE scan median ${s.likeMedianMs.toFixed(2)} ms, FTS5 index median ${s.ftsMedianMs.toFixed(2)} ms (LIKE/FTS ${s.ratio.toFixed(1)}×).`);
+    footerLines.push(
+      `SQL only, ${s.words} words: LIKE scan median ${s.likeMedianMs.toFixed(2)} ms, FTS5 index median ${s.ftsMedianMs.toFixed(2)} ms (LIKE/FTS ${s.ratio.toFixed(1)}×).`,
+    );
   } else if (results.searchSql?.skipped) {
     footerLines.push(`SQL search comparison skipped: ${results.searchSql.skipped}.`);
   }
@@ -83,11 +88,17 @@ function renderChart(results) {
   const height = chartBottom + 44 + footerLines.length * 18;
 
   const parts = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`,
+  );
   parts.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
   const o = results.options;
-  parts.push(`<text x="20" y="28" font-size="17" font-weight="600" fill="#111827">Requests per second, ${o.connections} connections, ${o.articles.toLocaleString('en-US')} articles on ${escapeXml(storeName(results))}</text>`);
-  parts.push(`<text x="20" y="48" fill="#4b5563">${escapeXml(`${results.createdAt} · ${o.rounds ? `${o.rounds} rounds of ` : ''}${o.duration} s per endpoint after ${o.warmup} s warm-up · ${results.machine.cpus} × ${results.machine.cpuModel} · Node ${results.machine.node}`)}</text>`);
+  parts.push(
+    `<text x="20" y="28" font-size="17" font-weight="600" fill="#111827">Requests per second, ${o.connections} connections, ${o.articles.toLocaleString('en-US')} articles on ${escapeXml(storeName(results))}</text>`,
+  );
+  parts.push(
+    `<text x="20" y="48" fill="#4b5563">${escapeXml(`${results.createdAt} · ${o.rounds ? `${o.rounds} rounds of ` : ''}${o.duration} s per endpoint after ${o.warmup} s warm-up · ${results.machine.cpus} × ${results.machine.cpuModel} · Node ${results.machine.node}`)}</text>`,
+  );
   servers.forEach((server, i) => {
     const x = 20 + i * 230;
     parts.push(`<rect x="${x}" y="62" width="14" height="14" fill="${server.color}"/>`);
@@ -98,16 +109,24 @@ function renderChart(results) {
   for (let value = 0; value <= max + step / 2; value += step) {
     const x = LABEL_WIDTH + (BAR_AREA * value) / max;
     parts.push(`<line x1="${x.toFixed(1)}" y1="${TOP - 4}" x2="${x.toFixed(1)}" y2="${chartBottom - GROUP_GAP + 4}" stroke="#e5e7eb"/>`);
-    parts.push(`<text x="${x.toFixed(1)}" y="${chartBottom - GROUP_GAP + 18}" text-anchor="middle" fill="#6b7280">${value.toLocaleString('en-US')}</text>`);
+    parts.push(
+      `<text x="${x.toFixed(1)}" y="${chartBottom - GROUP_GAP + 18}" text-anchor="middle" fill="#6b7280">${value.toLocaleString('en-US')}</text>`,
+    );
   }
   parts.push(`<text x="${LABEL_WIDTH + BAR_AREA}" y="${chartBottom - GROUP_GAP + 34}" text-anchor="end" fill="#6b7280">requests/s</text>`);
 
   endpoints.forEach((endpoint, g) => {
     const y0 = TOP + g * (groupHeight + GROUP_GAP);
-    parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 - 3}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(endpoint.label)}</text>`);
+    parts.push(
+      `<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 - 3}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(endpoint.label)}</text>`,
+    );
     const bounded = (key) => `${BOUND_SIGNS[endpoint.ratios.bounds?.[key]] ?? ''}${ratioText(endpoint.ratios[key])}`;
-    const ratios = `${ratiosFor(storeOf(results), endpoint.key).map((ratio) => `${ratio.label} ${bounded(ratio.key)}`).join(' · ')}${endpoint.valid ? '' : ' !'}`;
-    parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 + 13}" text-anchor="end" font-size="11" fill="${endpoint.valid ? '#4b5563' : '#dc2626'}">${escapeXml(ratios)}</text>`);
+    const ratios = `${ratiosFor(storeOf(results), endpoint.key)
+      .map((ratio) => `${ratio.label} ${bounded(ratio.key)}`)
+      .join(' · ')}${endpoint.valid ? '' : ' !'}`;
+    parts.push(
+      `<text x="${LABEL_WIDTH - 10}" y="${y0 + groupHeight / 2 + 13}" text-anchor="end" font-size="11" fill="${endpoint.valid ? '#4b5563' : '#dc2626'}">${escapeXml(ratios)}</text>`,
+    );
     servers.forEach((server, i) => {
       const run = endpoint.results[server.key];
       const y = y0 + i * (BAR_HEIGHT + BAR_GAP);
@@ -118,7 +137,9 @@ function renderChart(results) {
       }
       const width = Math.max(1, (run.rps / max) * BAR_AREA);
       const flagged = run.non2xx > 0 || run.errors > 0;
-      parts.push(`<rect x="${LABEL_WIDTH}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${server.color}"${flagged ? ' fill-opacity="0.45" stroke="#dc2626"' : ''}/>`);
+      parts.push(
+        `<rect x="${LABEL_WIDTH}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${server.color}"${flagged ? ' fill-opacity="0.45" stroke="#dc2626"' : ''}/>`,
+      );
       const label = `${run.slowerThanWindow ? `no answer within ${run.seconds} s (< ${number(run.rps)} req/s)` : `${number(run.rps)} req/s · p50 ${run.p50} ms · p99 ${run.p99} ms`}${flagged ? ` ! ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`;
       parts.push(`<text x="${LABEL_WIDTH + width + 6}" y="${y + 12}" fill="${flagged ? '#dc2626' : '#374151'}">${escapeXml(label)}</text>`);
     });

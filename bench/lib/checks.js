@@ -21,7 +21,11 @@ function digest(server, endpoint, json) {
       return { names: items.map((item) => item.name) };
     case 'article': {
       const article = server === 'stock' ? items[0] : json?.data;
-      return { count: server === 'stock' ? items.length : article ? 1 : 0, slug: article?.slug, withCategory: Boolean(article?.category?.slug) };
+      return {
+        count: server === 'stock' ? items.length : article ? 1 : 0,
+        slug: article?.slug,
+        withCategory: Boolean(article?.category?.slug),
+      };
     }
     default:
       return {};
@@ -35,12 +39,16 @@ function problemsOf(endpoint, path, response, answer, expectedSlug) {
   const { kind, count, nonEmpty } = endpoint.expect;
   if (kind === 'page') {
     if (typeof answer.total !== 'number') problems.push(`${path}: no pagination total`);
-    else if (answer.ids.length !== Math.min(PAGE_SIZE, answer.total)) problems.push(`${path}: ${answer.ids.length} items for a total of ${answer.total}`);
+    else if (answer.ids.length !== Math.min(PAGE_SIZE, answer.total))
+      problems.push(`${path}: ${answer.ids.length} items for a total of ${answer.total}`);
     if (nonEmpty && answer.total === 0) problems.push(`${path}: no article matched`);
   }
-  if ((kind === 'latest' || kind === 'categories') && (answer.ids ?? answer.names).length !== count) problems.push(`${path}: ${(answer.ids ?? answer.names).length} items, expected ${count}`);
-  if (kind === 'article' && (answer.count !== 1 || answer.slug !== expectedSlug)) problems.push(`${path}: expected the article "${expectedSlug}"`);
-  if ((kind === 'page' || kind === 'latest' || kind === 'article') && answer.withCategory === false) problems.push(`${path}: an article came without its category`);
+  if ((kind === 'latest' || kind === 'categories') && (answer.ids ?? answer.names).length !== count)
+    problems.push(`${path}: ${(answer.ids ?? answer.names).length} items, expected ${count}`);
+  if (kind === 'article' && (answer.count !== 1 || answer.slug !== expectedSlug))
+    problems.push(`${path}: expected the article "${expectedSlug}"`);
+  if ((kind === 'page' || kind === 'latest' || kind === 'article') && answer.withCategory === false)
+    problems.push(`${path}: an article came without its category`);
   return problems;
 }
 
@@ -50,7 +58,10 @@ function problemsOf(endpoint, path, response, answer, expectedSlug) {
  */
 async function checkEndpoint({ server, port, endpoint, slugs }) {
   const paths = endpoint.paths[server];
-  const picks = paths.length <= SAMPLED_PATHS ? paths.map((_, i) => i) : Array.from({ length: SAMPLED_PATHS }, (_, i) => Math.floor((i * paths.length) / SAMPLED_PATHS));
+  const picks =
+    paths.length <= SAMPLED_PATHS
+      ? paths.map((_, i) => i)
+      : Array.from({ length: SAMPLED_PATHS }, (_, i) => Math.floor((i * paths.length) / SAMPLED_PATHS));
   const answers = [];
   const problems = [];
   for (const index of picks) {
@@ -64,7 +75,8 @@ async function checkEndpoint({ server, port, endpoint, slugs }) {
       problems.push(`${path}: ${error.message}`);
     }
   }
-  if (endpoint.expect.kind === 'page' && answers.length > 0 && answers.every((answer) => answer.total === 0)) problems.push('every sampled request matched nothing');
+  if (endpoint.expect.kind === 'page' && answers.length > 0 && answers.every((answer) => answer.total === 0))
+    problems.push('every sampled request matched nothing');
   return { answers, problems };
 }
 

@@ -17,7 +17,10 @@ const SEARCH_SQL_WORDS = 30;
  */
 function searchWordSample() {
   const candidates = createArticleGenerator().realWords.filter((word) => word.length >= 3);
-  return Array.from({ length: Math.min(WORD_SAMPLE, candidates.length) }, (_, i) => candidates[Math.floor((i * candidates.length) / WORD_SAMPLE)]);
+  return Array.from(
+    { length: Math.min(WORD_SAMPLE, candidates.length) },
+    (_, i) => candidates[Math.floor((i * candidates.length) / WORD_SAMPLE)],
+  );
 }
 
 /**
@@ -60,7 +63,10 @@ function endpointPlan(samples) {
       expect: { kind: 'page' },
       paths: {
         ours: samples.words.map((word) => ours(`?q=${e(word)}`)),
-        stock: samples.words.map((word) => `${STOCK_LIST}${q(`&filters[$or][0][title][$containsi]=${e(word)}&filters[$or][1][content][$containsi]=${e(word)}&filters[$or][2][tags][$containsi]=${e(word)}`)}`),
+        stock: samples.words.map(
+          (word) =>
+            `${STOCK_LIST}${q(`&filters[$or][0][title][$containsi]=${e(word)}&filters[$or][1][content][$containsi]=${e(word)}&filters[$or][2][tags][$containsi]=${e(word)}`)}`,
+        ),
         raw: samples.words.map((word) => ours(`?q=${e(word)}`)),
       },
     },
@@ -105,7 +111,11 @@ function endpointPlan(samples) {
       key: 'latest',
       label: 'latest',
       expect: { kind: 'latest', count: 5 },
-      paths: { ours: [ours('/latest')], stock: [q('/api/articles?populate=category&sort=publishedAt:desc&pagination[pageSize]=5')], raw: [ours('/latest')] },
+      paths: {
+        ours: [ours('/latest')],
+        stock: [q('/api/articles?populate=category&sort=publishedAt:desc&pagination[pageSize]=5')],
+        raw: [ours('/latest')],
+      },
     },
   ];
   // ours2 (our app twice behind one load generator) and uncached (our app without its response

@@ -16,7 +16,6 @@ const GROUP_GAP = 20;
 const TOP = 78;
 const COLORS = ['#2563eb', '#7c3aed', '#16a34a', '#9ca3af', '#f59e0b'];
 
-
 /** `groups`: [{ label, bars: [{ label, value, text }] }], bars scaled per chart; `unit` names the axis. */
 function renderBars({ title, subtitle, groups, unit, footer = [] }) {
   const max = Math.max(1, ...groups.flatMap((group) => group.bars.map((bar) => bar.value ?? 0)));
@@ -24,11 +23,15 @@ function renderBars({ title, subtitle, groups, unit, footer = [] }) {
   const parts = [];
   for (const group of groups) {
     const height = group.bars.length * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
-    parts.push(`<text x="${LABEL_WIDTH - 10}" y="${y + height / 2 + 4}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(group.label)}</text>`);
+    parts.push(
+      `<text x="${LABEL_WIDTH - 10}" y="${y + height / 2 + 4}" text-anchor="end" font-weight="600" fill="#111827">${escapeXml(group.label)}</text>`,
+    );
     group.bars.forEach((bar, i) => {
       const top = y + i * (BAR_HEIGHT + BAR_GAP);
       const width = Math.max(1, ((bar.value ?? 0) / max) * BAR_AREA);
-      parts.push(`<rect x="${LABEL_WIDTH}" y="${top}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${COLORS[i % COLORS.length]}"/>`);
+      parts.push(
+        `<rect x="${LABEL_WIDTH}" y="${top}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${COLORS[i % COLORS.length]}"/>`,
+      );
       parts.push(`<text x="${LABEL_WIDTH + width + 6}" y="${top + 12}" fill="#374151">${escapeXml(`${bar.label}: ${bar.text}`)}</text>`);
     });
     y += height + GROUP_GAP;
@@ -47,7 +50,8 @@ function renderBars({ title, subtitle, groups, unit, footer = [] }) {
   ].join('\n');
 }
 
-const machineLine = (results) => `${results.createdAt} · ${results.machine.cpus} × ${results.machine.cpuModel} · ${results.machine.memoryGb} GB · Node ${results.machine.node} · ${results.options.articles.toLocaleString('en-US')} articles on SQLite`;
+const machineLine = (results) =>
+  `${results.createdAt} · ${results.machine.cpus} × ${results.machine.cpuModel} · ${results.machine.memoryGb} GB · Node ${results.machine.node} · ${results.options.articles.toLocaleString('en-US')} articles on SQLite`;
 const rate = (run) => `${Math.round(run.rps).toLocaleString('en-US')} req/s · p50 ${run.p50} ms · p99 ${run.p99} ms`;
 
 const CHARTS = {
@@ -59,11 +63,16 @@ const CHARTS = {
       label: name === 'ours' ? 'ours' : 'ours, cache off',
       bars: [
         { label: 'reads alone', value: run.readOnly.rps, text: rate(run.readOnly) },
-        { label: `with ${results.options.writesPerSecond} POST/s + ${results.options.writesPerSecond} edit/s`, value: run.mixed.rps, text: `${rate(run.mixed)} (${Math.round(100 * run.mixedToReadOnly)} %)` },
+        {
+          label: `with ${results.options.writesPerSecond} POST/s + ${results.options.writesPerSecond} edit/s`,
+          value: run.mixed.rps,
+          text: `${rate(run.mixed)} (${Math.round(100 * run.mixedToReadOnly)} %)`,
+        },
       ],
     })),
     footer: Object.entries(results.servers).map(
-      ([name, run]) => `${name}: ${run.posts.ok}/${run.posts.count} POSTs (p50 ${run.posts.p50Ms} ms), ${run.edits.ok}/${run.edits.count} edits (p50 ${run.edits.p50Ms} ms), ${run.freshness.checks} freshness checks, ${run.freshness.stale} stale.`,
+      ([name, run]) =>
+        `${name}: ${run.posts.ok}/${run.posts.count} POSTs (p50 ${run.posts.p50Ms} ms), ${run.edits.ok}/${run.edits.count} edits (p50 ${run.edits.p50Ms} ms), ${run.freshness.checks} freshness checks, ${run.freshness.stale} stale.`,
     ),
   }),
   memory: (results) => ({
@@ -73,23 +82,31 @@ const CHARTS = {
     groups: results.steps.map((step) => ({
       label: step.label,
       bars: [
-        { label: 'RSS', value: step.memory.rssMb, text: `${step.memory.rssMb} MB (heap and other ${step.memory.anonMb} MB, mapped file ${step.memory.fileMb} MB)` },
+        {
+          label: 'RSS',
+          value: step.memory.rssMb,
+          text: `${step.memory.rssMb} MB (heap and other ${step.memory.anonMb} MB, mapped file ${step.memory.fileMb} MB)`,
+        },
         { label: 'peak RSS', value: step.memory.peakRssMb, text: `${step.memory.peakRssMb} MB` },
       ],
     })),
-    footer: [`Target: peak RSS under ${results.targets.peakRssMb} MB. Answers checked after the flood: ${results.correctness.checked}, wrong: ${results.correctness.wrong}.`],
+    footer: [
+      `Target: peak RSS under ${results.targets.peakRssMb} MB. Answers checked after the flood: ${results.correctness.checked}, wrong: ${results.correctness.wrong}.`,
+    ],
   }),
   writes: (results) => ({
     title: 'Writes: articles created and published per second',
     subtitle: machineLine(results),
     unit: 'articles/s',
-    groups: Object.entries(results.servers).map(([name, run]) => ({
+    groups: Object.values(results.servers).map((run) => ({
       label: run.label,
-      bars: ['sequential', 'concurrent'].filter((mode) => run[mode]).map((mode) => ({
-        label: mode === 'sequential' ? 'one at a time' : `${results.options.concurrency} at once`,
-        value: run[mode].perSecond,
-        text: `${run[mode].perSecond.toFixed(1)}/s · p50 ${run[mode].p50Ms} ms · p99 ${run[mode].p99Ms} ms${run[mode].failed ? ` · ${run[mode].failed} failed` : ''}`,
-      })),
+      bars: ['sequential', 'concurrent']
+        .filter((mode) => run[mode])
+        .map((mode) => ({
+          label: mode === 'sequential' ? 'one at a time' : `${results.options.concurrency} at once`,
+          value: run[mode].perSecond,
+          text: `${run[mode].perSecond.toFixed(1)}/s · p50 ${run[mode].p50Ms} ms · p99 ${run[mode].p99Ms} ms${run[mode].failed ? ` · ${run[mode].failed} failed` : ''}`,
+        })),
     })),
   }),
 };

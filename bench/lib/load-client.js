@@ -23,10 +23,13 @@ function runLoad({ ports, paths, connections, seconds, warmupSeconds, visitEvery
       fn(value);
     };
     // autocannon ends on its own; this only guards against a worker that hangs.
-    const timer = setTimeout(() => {
-      worker.kill('SIGKILL');
-      settle(reject, new Error('the load worker did not finish in time'));
-    }, (onlyVisit ? DRAIN_TIMEOUT_MS : (seconds + warmupSeconds + 60) * 1000) + (drainPath ? DRAIN_TIMEOUT_MS : 0));
+    const timer = setTimeout(
+      () => {
+        worker.kill('SIGKILL');
+        settle(reject, new Error('the load worker did not finish in time'));
+      },
+      (onlyVisit ? DRAIN_TIMEOUT_MS : (seconds + warmupSeconds + 60) * 1000) + (drainPath ? DRAIN_TIMEOUT_MS : 0),
+    );
     worker.on('message', (message) => {
       if (message.type === 'result') settle(resolve, message.result);
       else settle(reject, new Error(`load worker: ${message.message}`));

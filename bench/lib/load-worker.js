@@ -12,14 +12,16 @@ const { drain } = require('./http-get');
 /** Rotates over the paths across all connections (of all ports), so a run spreads over many slugs and words. */
 function rotatingRequests(paths, startAt) {
   let next = startAt;
-  return [{
-    method: 'GET',
-    setupRequest(request) {
-      request.path = paths[next % paths.length];
-      next += 1;
-      return request;
+  return [
+    {
+      method: 'GET',
+      setupRequest(request) {
+        request.path = paths[next % paths.length];
+        next += 1;
+        return request;
+      },
     },
-  }];
+  ];
 }
 
 function runOnce({ ports, paths, connections, seconds, amount, startAt }) {
@@ -71,7 +73,8 @@ process.on('message', async (job) => {
     // before it is measured, as a live site's would; spread over the instances, each would see only
     // some), then --warmup seconds for the JIT and the database's page cache; its figures are thrown away.
     if (job.visitEveryPath) {
-      for (const port of job.ports) await runOnce({ ...job, ports: [port], amount: Math.max(job.paths.length, job.connections), startAt: 0 });
+      for (const port of job.ports)
+        await runOnce({ ...job, ports: [port], amount: Math.max(job.paths.length, job.connections), startAt: 0 });
     }
     if (job.warmupSeconds > 0) await runOnce({ ...job, seconds: job.warmupSeconds, startAt: 0 });
     // The warm-up's last requests are still running on the server; the measurement starts after them.

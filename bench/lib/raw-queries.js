@@ -69,7 +69,9 @@ function createQueries(db, { useSearchIndex = true } = {}) {
     const indexed = hasSearchIndex ? words.filter((word) => [...word].length >= 3) : [];
     const scanned = words.filter((word) => !indexed.includes(word));
     if (indexed.length > 0) {
-      clauses.push(`${documentId} IN (SELECT d.document_id FROM artikel_search s JOIN artikel_search_docs d ON d.id = s.rowid WHERE artikel_search MATCH ?)`);
+      clauses.push(
+        `${documentId} IN (SELECT d.document_id FROM artikel_search s JOIN artikel_search_docs d ON d.id = s.rowid WHERE artikel_search MATCH ?)`,
+      );
       params.push(indexed.map(ftsPhrase).join(' AND '));
     }
     for (const word of scanned) {
@@ -94,7 +96,8 @@ function createQueries(db, { useSearchIndex = true } = {}) {
 
   // The plugin's row of the view-count content type, with Strapi's columns filled as the plugin
   // fills them on SQLite (a documentId, and datetimes as epoch milliseconds).
-  const upsertViewStatement = db.prepare(`INSERT INTO artikel_view_counts (document_id, article_document_id, views, created_at, updated_at, published_at)
+  const upsertViewStatement =
+    db.prepare(`INSERT INTO artikel_view_counts (document_id, article_document_id, views, created_at, updated_at, published_at)
     SELECT ?, a.document_id, 1, ?, ?, ? FROM articles a WHERE a.slug = ? AND a.published_at IS NOT NULL LIMIT 1
     ON CONFLICT (article_document_id) DO UPDATE SET views = artikel_view_counts.views + 1, updated_at = excluded.updated_at
     RETURNING article_document_id AS document_id, views`);
@@ -113,7 +116,8 @@ function createQueries(db, { useSearchIndex = true } = {}) {
                 ORDER BY gr."order") g) AS gallery
     ${FROM_PUBLISHED} WHERE a.document_id = ? AND a.published_at IS NOT NULL LIMIT 1`);
   // The candidates are the newest RELATED_CANDIDATES_PER_TAG articles of each tag, as in the plugin.
-  const relatedBySharedTags = (tagCount) => prepared(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED}
+  const relatedBySharedTags = (tagCount) =>
+    prepared(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED}
     JOIN (SELECT document_id, count(*) AS shared FROM artikel_tags
            WHERE tag IN (SELECT value FROM json_each(?)) AND document_id IN (${Array.from({ length: tagCount }, () => `SELECT * FROM (SELECT document_id FROM artikel_tags WHERE tag = ? AND document_id <> ? ORDER BY published_at DESC LIMIT ${RELATED_CANDIDATES_PER_TAG})`).join(' UNION ALL ')})
            GROUP BY document_id) s
@@ -127,7 +131,9 @@ function createQueries(db, { useSearchIndex = true } = {}) {
   const relatedAny = db.prepare(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED}
     WHERE a.published_at IS NOT NULL AND a.document_id NOT IN (SELECT value FROM json_each(?))
     ${NEWEST_FIRST} LIMIT ?`);
-  const latest = db.prepare(`SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED} WHERE a.published_at IS NOT NULL ${NEWEST_FIRST} LIMIT ${LATEST_COUNT}`);
+  const latest = db.prepare(
+    `SELECT ${SUMMARY_COLUMNS} ${FROM_PUBLISHED} WHERE a.published_at IS NOT NULL ${NEWEST_FIRST} LIMIT ${LATEST_COUNT}`,
+  );
   // Counted from the published_at index (which holds the row ids), never from the article rows:
   // published_at sits after the 3 KB content column, so reading it from a row walks overflow pages.
   const categories = db.prepare(`SELECT c.name, c.slug, coalesce(n.article_count, 0) AS article_count
@@ -147,10 +153,15 @@ function createQueries(db, { useSearchIndex = true } = {}) {
       const page = filterClauses(filters, true);
       // The category joins only matter to the count when the category filters.
       const countSql = `SELECT count(*) ${filters.kategori === null ? 'FROM articles a' : categoryJoin} WHERE ${where}`;
-      const rows = prepared(`SELECT ${SUMMARY_COLUMNS}, (${countSql}) AS total ${FROM_PUBLISHED} WHERE ${page.where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
-        ...params, ...page.params, filters.limit, (filters.page - 1) * filters.limit,
-      );
-      const total = rows.length > 0 ? rows[0].total : prepared(countSql).pluck().get(...params);
+      const rows = prepared(
+        `SELECT ${SUMMARY_COLUMNS}, (${countSql}) AS total ${FROM_PUBLISHED} WHERE ${page.where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
+      ).all(...params, ...page.params, filters.limit, (filters.page - 1) * filters.limit);
+      const total =
+        rows.length > 0
+          ? rows[0].total
+          : prepared(countSql)
+              .pluck()
+              .get(...params);
       return { rows, total };
     },
 
@@ -167,11 +178,17 @@ function createQueries(db, { useSearchIndex = true } = {}) {
 
     /** Ranked like the plugin: most shared tags, then same category, then newest; filled by category, then by date. */
     related(row, tagKeys) {
-      const chosen = tagKeys.length > 0
-        ? relatedBySharedTags(tagKeys.length).all(JSON.stringify(tagKeys), ...tagKeys.flatMap((key) => [key, row.document_id]), row.category_id)
-        : [];
+      const chosen =
+        tagKeys.length > 0
+          ? relatedBySharedTags(tagKeys.length).all(
+              JSON.stringify(tagKeys),
+              ...tagKeys.flatMap((key) => [key, row.document_id]),
+              row.category_id,
+            )
+          : [];
       const excluded = () => JSON.stringify([row.document_id, ...chosen.map((item) => item.document_id)]);
-      if (chosen.length < RELATED_COUNT && row.category_id !== null) chosen.push(...relatedSameCategory.all(row.category_id, excluded(), RELATED_COUNT - chosen.length));
+      if (chosen.length < RELATED_COUNT && row.category_id !== null)
+        chosen.push(...relatedSameCategory.all(row.category_id, excluded(), RELATED_COUNT - chosen.length));
       if (chosen.length < RELATED_COUNT) chosen.push(...relatedAny.all(excluded(), RELATED_COUNT - chosen.length));
       return chosen;
     },

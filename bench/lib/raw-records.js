@@ -45,7 +45,10 @@ function readingTime(content) {
 
 /** Only for an article stored without a summary; the seeded ones all have one. */
 function fallbackSummary(content) {
-  const text = (content ?? '').replace(/[#>*_`~[\]()!-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = (content ?? '')
+    .replace(/[#>*_`~[\]()!-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length <= SUMMARY_LENGTH) return text;
   const cut = text.slice(0, SUMMARY_LENGTH);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1))}…`;

@@ -25,7 +25,8 @@ function ratiosOf(results, store = 'sqlite', rounds = [results]) {
 }
 
 const pad = (text, width, right = true) => (right ? String(text).padStart(width) : String(text).padEnd(width));
-const rps = (run) => (run ? `${run.slowerThanWindow ? '<' : ''}${run.rps >= 100 ? Math.round(run.rps) : run.rps.toFixed(1)}${isValid(run) ? '' : '!'}` : '-');
+const rps = (run) =>
+  run ? `${run.slowerThanWindow ? '<' : ''}${run.rps >= 100 ? Math.round(run.rps) : run.rps.toFixed(1)}${isValid(run) ? '' : '!'}` : '-';
 const ms = (run, key) => (run?.[key] === undefined ? '-' : `${run.slowerThanWindow ? '>' : ''}${run[key]}`);
 const times = (value, bound) => (Number.isFinite(value) ? `${BOUND_SIGNS[bound] ?? ''}${value.toFixed(2)}x` : 'n/a');
 
@@ -35,7 +36,8 @@ function formatTable(results) {
   const ratios = ratiosFor(storeOf(results));
   const labelWidth = Math.max(8, ...results.endpoints.map((endpoint) => endpoint.label.length));
   // A ratio's label is split over the two header lines at its slash: "ours/" above "stock".
-  const ratioHead = (line) => ratios.map((ratio) => pad(line === 1 ? `${ratio.label.split('/')[0]}/` : ratio.label.split('/')[1], 7)).join(' ');
+  const ratioHead = (line) =>
+    ratios.map((ratio) => pad(line === 1 ? `${ratio.label.split('/')[0]}/` : ratio.label.split('/')[1], 7)).join(' ');
   const head1 = `${pad('', labelWidth, false)} | ${servers.map((server) => pad(server.key, 20, false)).join(' | ')} | ${ratioHead(1)}`;
   const head2 = `${pad('endpoint', labelWidth, false)} | ${servers.map(() => `${pad('req/s', 7)} ${pad('p50', 5)} ${pad('p99', 6)}`).join(' | ')} | ${ratioHead(2)}`;
   const lines = [head1, head2, '-'.repeat(head2.length)];
@@ -48,7 +50,9 @@ function formatTable(results) {
     const ratioCells = ratios.map((ratio) => pad(times(endpoint.ratios[ratio.key], endpoint.ratios.bounds?.[ratio.key]) + flag, 7));
     lines.push(`${pad(endpoint.label, labelWidth, false)} | ${cells.join(' | ')} | ${ratioCells.join(' ')}`);
   }
-  lines.push('req/s = mean requests per second; p50/p99 latency in ms; ! = non-2xx answers, errors or a failed check (see PROBLEMS): not a valid result.');
+  lines.push(
+    'req/s = mean requests per second; p50/p99 latency in ms; ! = non-2xx answers, errors or a failed check (see PROBLEMS): not a valid result.',
+  );
   lines.push('< and > = no answer came back within the measured window: the rate is below one answer per connection per window.');
 
   const problems = [];
@@ -56,15 +60,24 @@ function formatTable(results) {
     for (const server of servers) {
       const run = endpoint.results[server.key];
       if (run && !isValid(run)) {
-        const codes = Object.entries(run.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, count]) => `${code}: ${count}`).join(', ');
-        problems.push(`${server.key} ${endpoint.key}: ${run.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${run.errors} errors, ${run.timeouts} timeouts, ${run.requests} requests`);
+        const codes = Object.entries(run.statusCodes)
+          .filter(([code]) => !code.startsWith('2'))
+          .map(([code, count]) => `${code}: ${count}`)
+          .join(', ');
+        problems.push(
+          `${server.key} ${endpoint.key}: ${run.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${run.errors} errors, ${run.timeouts} timeouts, ${run.requests} requests`,
+        );
       }
       for (const problem of endpoint.checks[server.key] ?? []) problems.push(`${server.key} ${endpoint.key} check: ${problem}`);
     }
   }
   if (problems.length > 0) lines.push('', 'PROBLEMS:', ...problems.map((problem) => `  ${problem}`));
-  if (results.differences.length > 0) lines.push('', 'Answers that differ between servers (sampled requests):', ...results.differences.map((line) => `  ${line}`));
-  else if (results.agreement.comparedAnswers > 0) lines.push(`Same articles, totals and order from every server on ${results.agreement.comparedAnswers} sampled requests compared with ours.`);
+  if (results.differences.length > 0)
+    lines.push('', 'Answers that differ between servers (sampled requests):', ...results.differences.map((line) => `  ${line}`));
+  else if (results.agreement.comparedAnswers > 0)
+    lines.push(
+      `Same articles, totals and order from every server on ${results.agreement.comparedAnswers} sampled requests compared with ours.`,
+    );
   for (const endpoint of results.endpoints) if (endpoint.note) lines.push(`Note (${endpoint.key}): ${endpoint.note}.`);
   return lines.join('\n');
 }
@@ -76,7 +89,8 @@ function formatSearch(searchSql) {
     `SQL search, ${searchSql.words} words, count of matching published articles: LIKE scan median ${searchSql.likeMedianMs.toFixed(2)} ms, ` +
       `FTS5 median ${searchSql.ftsMedianMs.toFixed(2)} ms, LIKE/FTS ${searchSql.ratio.toFixed(1)}x.`,
   ];
-  if (searchSql.countMismatches.length > 0) lines.push(`  Counts differ for ${searchSql.countMismatches.length} words: ${searchSql.countMismatches.slice(0, 5).join('; ')}`);
+  if (searchSql.countMismatches.length > 0)
+    lines.push(`  Counts differ for ${searchSql.countMismatches.length} words: ${searchSql.countMismatches.slice(0, 5).join('; ')}`);
   return lines.join('\n');
 }
 

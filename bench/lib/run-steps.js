@@ -23,7 +23,11 @@ function build(skip) {
   const start = Date.now();
   // The build loads the app's config, which wants the secrets; given here, it does not generate and
   // store development ones in .tmp/.
-  const result = spawnSync('npm', ['run', 'build'], { cwd: APP_DIR, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...randomSecrets() } });
+  const result = spawnSync('npm', ['run', 'build'], {
+    cwd: APP_DIR,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...randomSecrets() },
+  });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
   return { skipped: false, seconds: seconds(start) };
 }
@@ -56,7 +60,13 @@ function gitState() {
 
 function machine() {
   const cpus = os.cpus();
-  return { node: process.versions.node, platform: `${os.platform()} ${os.release()}`, cpus: cpus.length, cpuModel: cpus[0]?.model?.trim() ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30) };
+  return {
+    node: process.versions.node,
+    platform: `${os.platform()} ${os.release()}`,
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  };
 }
 
 module.exports = { build, gitState, machine, say, seconds, seed };

@@ -23,7 +23,9 @@ function compareSearch(databaseFile, words) {
   const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
   try {
     if (!tableExists(db, 'artikel_search') || !tableExists(db, 'artikel_search_docs')) {
-      return { skipped: 'the full-text index (artikel_search, artikel_search_docs) is not in this database; the plugin creates it at start' };
+      return {
+        skipped: 'the full-text index (artikel_search, artikel_search_docs) is not in this database; the plugin creates it at start',
+      };
     }
     const like = db.prepare(LIKE_COUNT);
     const fts = db.prepare(FTS_COUNT);
@@ -44,7 +46,9 @@ function compareSearch(databaseFile, words) {
       likeMedianMs,
       ftsMedianMs,
       ratio: likeMedianMs / ftsMedianMs,
-      countMismatches: perWord.filter((row) => row.likeCount !== row.ftsCount).map((row) => `${row.word}: LIKE ${row.likeCount}, FTS ${row.ftsCount}`),
+      countMismatches: perWord
+        .filter((row) => row.likeCount !== row.ftsCount)
+        .map((row) => `${row.word}: LIKE ${row.likeCount}, FTS ${row.ftsCount}`),
       perWord,
     };
   } finally {

@@ -7,8 +7,23 @@
 // the same rows on PostgreSQL with the columns, values and link order defined here.
 
 const ARTICLE_COLUMNS = [
-  'document_id', 'title', 'slug', 'summary', 'content', 'tags', 'cover_image_url', 'author', 'meta_title',
-  'meta_description', 'meta_keywords', 'created_at', 'updated_at', 'published_at', 'created_by_id', 'updated_by_id', 'locale',
+  'document_id',
+  'title',
+  'slug',
+  'summary',
+  'content',
+  'tags',
+  'cover_image_url',
+  'author',
+  'meta_title',
+  'meta_description',
+  'meta_keywords',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'created_by_id',
+  'updated_by_id',
+  'locale',
 ];
 const LINK_COLUMNS = ['article_id', 'category_id', 'article_ord'];
 
@@ -56,15 +71,28 @@ const rowPublishedAts = (data) => (data.publishedAt === null ? [null] : [null, d
 /** One row's values in ARTICLE_COLUMNS order; datetimes as the generator gives them (epoch ms). */
 function articleValues(data, publishedAt, locale) {
   return [
-    data.documentId, data.title, data.slug, data.summary, data.content, data.tags, data.coverImageUrl, data.author,
-    data.metaTitle, data.metaDescription, data.metaKeywords, data.createdAt, data.updatedAt, publishedAt, null, null, locale,
+    data.documentId,
+    data.title,
+    data.slug,
+    data.summary,
+    data.content,
+    data.tags,
+    data.coverImageUrl,
+    data.author,
+    data.metaTitle,
+    data.metaDescription,
+    data.metaKeywords,
+    data.createdAt,
+    data.updatedAt,
+    publishedAt,
+    null,
+    null,
+    locale,
   ];
 }
 
 function prepareInserts(db) {
-  const article = db.prepare(
-    `INSERT INTO articles (${ARTICLE_COLUMNS.join(', ')}) VALUES (${ARTICLE_COLUMNS.map(() => '?').join(', ')})`,
-  );
+  const article = db.prepare(`INSERT INTO articles (${ARTICLE_COLUMNS.join(', ')}) VALUES (${ARTICLE_COLUMNS.map(() => '?').join(', ')})`);
   const link = db.prepare(`INSERT INTO articles_category_lnk (${LINK_COLUMNS.join(', ')}) VALUES (?, ?, ?)`);
   const order = createLinkOrder();
 

@@ -37,7 +37,8 @@ async function checkLayout(client) {
     for (const name of filled) if (!columns.has(name)) problems.push(`${table}.${name} is missing`);
     for (const row of rows) {
       const unfilled = row.column_name !== 'id' && !filled.includes(row.column_name);
-      if (unfilled && row.is_nullable === 'NO' && row.column_default === null) problems.push(`${table}.${row.column_name} is required but not seeded`);
+      if (unfilled && row.is_nullable === 'NO' && row.column_default === null)
+        problems.push(`${table}.${row.column_name} is required but not seeded`);
       if (filled.includes(row.column_name) && DATETIME_COLUMNS.has(row.column_name) && !row.data_type.startsWith('timestamp')) {
         problems.push(`${table}.${row.column_name} is ${row.data_type}, not a timestamp`);
       }
@@ -45,7 +46,8 @@ async function checkLayout(client) {
   };
   await check('articles', ARTICLE_COLUMNS);
   await check('articles_category_lnk', LINK_COLUMNS);
-  if (problems.length > 0) throw new Error(`The Strapi schema on PostgreSQL differs from what bench/seed.js writes: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new Error(`The Strapi schema on PostgreSQL differs from what bench/seed.js writes: ${problems.join('; ')}`);
 }
 
 /** The categories Strapi created, in CATEGORIES order (the generator picks them by index). */
@@ -66,7 +68,10 @@ async function insertRows(client, table, columns, rows, returning = '') {
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const tuples = chunk.map((_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(', ')})`);
-    const result = await client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}${returning ? ` RETURNING ${returning}` : ''}`, chunk.flat());
+    const result = await client.query(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}${returning ? ` RETURNING ${returning}` : ''}`,
+      chunk.flat(),
+    );
     returned.push(...result.rows);
   }
   return returned;
@@ -82,13 +87,20 @@ async function insertBatch(client, articles, categories, order) {
     return rowPublishedAts(data).map((publishedAt) => ({ data, publishedAt, category }));
   });
   const inserted = await insertRows(
-    client, 'articles', ARTICLE_COLUMNS, rows.map((row) => toPostgres(articleValues(row.data, row.publishedAt, row.category.locale))),
+    client,
+    'articles',
+    ARTICLE_COLUMNS,
+    rows.map((row) => toPostgres(articleValues(row.data, row.publishedAt, row.category.locale))),
     'id, document_id, published_at IS NOT NULL AS published',
   );
   // Ids by document and kind rather than by position: RETURNING promises no order.
   const ids = new Map(inserted.map((row) => [rowKey(row.document_id, row.published), row.id]));
   // Positions are handed out in row order, the same order as on SQLite, so article_ord matches.
-  const links = rows.map((row) => [ids.get(rowKey(row.data.documentId, row.publishedAt !== null)), row.category.id, order(row.category.id, row.publishedAt !== null)]);
+  const links = rows.map((row) => [
+    ids.get(rowKey(row.data.documentId, row.publishedAt !== null)),
+    row.category.id,
+    order(row.category.id, row.publishedAt !== null),
+  ]);
   await insertRows(client, 'articles_category_lnk', LINK_COLUMNS, links);
 }
 

@@ -30,15 +30,18 @@ function randomSecrets() {
  * `npm start` gives it (V8's heap cap), so the figures are those of the service as it is started.
  */
 function serverEnv({ store, port, extra = {} }) {
-  const env = withDatabaseEnv({
-    ...process.env,
-    NODE_ENV: 'production',
-    STRAPI_TELEMETRY_DISABLED: 'true',
-    LOG_LEVEL: 'warn',
-    ...randomSecrets(),
-    HOST: '127.0.0.1',
-    NODE_OPTIONS: serviceNodeOptions(),
-  }, store);
+  const env = withDatabaseEnv(
+    {
+      ...process.env,
+      NODE_ENV: 'production',
+      STRAPI_TELEMETRY_DISABLED: 'true',
+      LOG_LEVEL: 'warn',
+      ...randomSecrets(),
+      HOST: '127.0.0.1',
+      NODE_OPTIONS: serviceNodeOptions(),
+    },
+    store,
+  );
   if (port !== undefined) env.PORT = String(port);
   // Production requires the public address links are built on: the server's own (a command that
   // serves nothing, the seeder or the token command, only needs one to start).

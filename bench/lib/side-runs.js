@@ -25,7 +25,8 @@ function privateCopy(seededFile, name) {
     for (const suffix of SQLITE_SUFFIXES) fs.rmSync(`${file}${suffix}`, { force: true });
   };
   remove();
-  for (const suffix of ['', '-wal']) if (fs.existsSync(`${seededFile}${suffix}`)) fs.copyFileSync(`${seededFile}${suffix}`, `${file}${suffix}`);
+  for (const suffix of ['', '-wal'])
+    if (fs.existsSync(`${seededFile}${suffix}`)) fs.copyFileSync(`${seededFile}${suffix}`, `${file}${suffix}`);
   return { store: sqliteStore(file), remove };
 }
 
@@ -45,7 +46,15 @@ function createToken(store) {
  * by default our app (`strapi start`); `args` and `readyPath` start another launcher (stock).
  * `extra` adds environment variables (ARTIKEL_READ_CACHE_MB=0 for uncached).
  */
-async function startApp({ store, name, extra = {}, args = STRAPI_START, readyPath = '/api/artikel/latest', readyTimeoutMs = 900_000, waitForIndex = true }) {
+async function startApp({
+  store,
+  name,
+  extra = {},
+  args = STRAPI_START,
+  readyPath = '/api/artikel/latest',
+  readyTimeoutMs = 900_000,
+  waitForIndex = true,
+}) {
   const port = await freePort();
   const server = await startServer({
     name,
@@ -66,7 +75,12 @@ async function registerEditor(baseUrl) {
   const response = await fetch(`${baseUrl}/admin/register-admin`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'bench-editor@studio.example', firstname: 'Bench', lastname: 'Editor', password: 'Bench-Editor-Passw0rd' }),
+    body: JSON.stringify({
+      email: 'bench-editor@studio.example',
+      firstname: 'Bench',
+      lastname: 'Editor',
+      password: 'Bench-Editor-Passw0rd',
+    }),
   });
   if (response.status !== 200) throw new Error(`registering the editor answered ${response.status}: ${await response.text()}`);
   const jwt = (await response.json()).data.token;

@@ -13,19 +13,35 @@ const STORES = ['sqlite', 'postgres'];
 // is removed from a server's environment, so a developer's shell cannot point a server elsewhere
 // (DATABASE_URL, for one, would take precedence over the host and port on PostgreSQL).
 const DATABASE_SETTINGS = [
-  'DATABASE_CLIENT', 'DATABASE_FILENAME', 'DATABASE_URL', 'DATABASE_HOST', 'DATABASE_PORT', 'DATABASE_NAME',
-  'DATABASE_USERNAME', 'DATABASE_PASSWORD', 'DATABASE_SSL', 'DATABASE_SCHEMA',
+  'DATABASE_CLIENT',
+  'DATABASE_FILENAME',
+  'DATABASE_URL',
+  'DATABASE_HOST',
+  'DATABASE_PORT',
+  'DATABASE_NAME',
+  'DATABASE_USERNAME',
+  'DATABASE_PASSWORD',
+  'DATABASE_SSL',
+  'DATABASE_SCHEMA',
 ];
 
 const sqliteStore = (file) => ({ kind: 'sqlite', file: path.resolve(file) });
 
 /** A PostgreSQL store from the DATABASE_* variables scripts/postgres-cluster.sh prints. */
 function postgresStore(env) {
-  const missing = ['DATABASE_HOST', 'DATABASE_PORT', 'DATABASE_NAME', 'DATABASE_USERNAME', 'DATABASE_PASSWORD'].filter((name) => !env[name]);
+  const missing = ['DATABASE_HOST', 'DATABASE_PORT', 'DATABASE_NAME', 'DATABASE_USERNAME', 'DATABASE_PASSWORD'].filter(
+    (name) => !env[name],
+  );
   if (missing.length > 0) throw new Error(`PostgreSQL needs ${missing.join(', ')} (as printed by scripts/postgres-cluster.sh start DIR)`);
   return {
     kind: 'postgres',
-    connection: { host: env.DATABASE_HOST, port: Number(env.DATABASE_PORT), database: env.DATABASE_NAME, user: env.DATABASE_USERNAME, password: env.DATABASE_PASSWORD },
+    connection: {
+      host: env.DATABASE_HOST,
+      port: Number(env.DATABASE_PORT),
+      database: env.DATABASE_NAME,
+      user: env.DATABASE_USERNAME,
+      password: env.DATABASE_PASSWORD,
+    },
   };
 }
 
@@ -33,7 +49,15 @@ function postgresStore(env) {
 function databaseEnv(store) {
   if (store.kind === 'sqlite') return { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: store.file };
   const { host, port, database, user, password } = store.connection;
-  return { DATABASE_CLIENT: 'postgres', DATABASE_HOST: host, DATABASE_PORT: String(port), DATABASE_NAME: database, DATABASE_USERNAME: user, DATABASE_PASSWORD: password, DATABASE_SSL: 'false' };
+  return {
+    DATABASE_CLIENT: 'postgres',
+    DATABASE_HOST: host,
+    DATABASE_PORT: String(port),
+    DATABASE_NAME: database,
+    DATABASE_USERNAME: user,
+    DATABASE_PASSWORD: password,
+    DATABASE_SSL: 'false',
+  };
 }
 
 /** `env` with every database setting replaced by the store's. */
@@ -44,7 +68,9 @@ function withDatabaseEnv(env, store) {
 }
 
 function describeStore(store) {
-  return store.kind === 'sqlite' ? `SQLite ${store.file}` : `PostgreSQL ${store.connection.host}:${store.connection.port}/${store.connection.database}`;
+  return store.kind === 'sqlite'
+    ? `SQLite ${store.file}`
+    : `PostgreSQL ${store.connection.host}:${store.connection.port}/${store.connection.database}`;
 }
 
 /** Runs fn(client) on one connection to the store's PostgreSQL database, closed afterwards. */
@@ -79,7 +105,9 @@ async function publishedSlugs(store, limit) {
       const published = db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
       const step = Math.max(1, Math.floor(published / limit));
       return db
-        .prepare('SELECT slug FROM (SELECT slug, row_number() OVER (ORDER BY id) AS n FROM articles WHERE published_at IS NOT NULL) WHERE (n - 1) % ? = 0 LIMIT ?')
+        .prepare(
+          'SELECT slug FROM (SELECT slug, row_number() OVER (ORDER BY id) AS n FROM articles WHERE published_at IS NOT NULL) WHERE (n - 1) % ? = 0 LIMIT ?',
+        )
         .pluck()
         .all(step, limit);
     });
@@ -103,7 +131,10 @@ async function hasSearchIndex(store) {
   if (store.kind === 'sqlite') {
     return withSqlite(store, (db) => tableExists(db, 'artikel_search'));
   }
-  return withPostgres(store, async (client) => (await client.query("SELECT 1 FROM pg_indexes WHERE indexname = 'artikel_search_docs_terms'")).rowCount > 0);
+  return withPostgres(
+    store,
+    async (client) => (await client.query("SELECT 1 FROM pg_indexes WHERE indexname = 'artikel_search_docs_terms'")).rowCount > 0,
+  );
 }
 
 /** Published articles and the plugin's search entries (0 before its first start): the index is complete when they are equal. */
@@ -118,7 +149,10 @@ async function indexCounts(store) {
   }
   return withPostgres(store, async (client) => {
     const hasIndex = (await client.query("SELECT 1 FROM pg_tables WHERE tablename = 'artikel_search_docs'")).rowCount > 0;
-    return { published: Number((await client.query(published)).rows[0].n), indexed: hasIndex ? Number((await client.query(indexed)).rows[0].n) : 0 };
+    return {
+      published: Number((await client.query(published)).rows[0].n),
+      indexed: hasIndex ? Number((await client.query(indexed)).rows[0].n) : 0,
+    };
   });
 }
 
@@ -132,7 +166,8 @@ async function untilIndexed(store, timeoutMs, onWaiting = () => {}) {
   for (;;) {
     const counts = await indexCounts(store);
     if (counts.indexed >= counts.published) return;
-    if (Date.now() - started > timeoutMs) throw new Error(`the index holds ${counts.indexed} of ${counts.published} published articles after ${timeoutMs / 1000} s`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`the index holds ${counts.indexed} of ${counts.published} published articles after ${timeoutMs / 1000} s`);
     if (Date.now() >= nextNotice) {
       onWaiting(counts);
       nextNotice += 30000;
@@ -141,4 +176,16 @@ async function untilIndexed(store, timeoutMs, onWaiting = () => {}) {
   }
 }
 
-module.exports = { STORES, databaseEnv, describeStore, hasSearchIndex, indexCounts, postgresStore, publishedSlugs, sqliteStore, untilIndexed, withDatabaseEnv, withPostgres };
+module.exports = {
+  STORES,
+  databaseEnv,
+  describeStore,
+  hasSearchIndex,
+  indexCounts,
+  postgresStore,
+  publishedSlugs,
+  sqliteStore,
+  untilIndexed,
+  withDatabaseEnv,
+  withPostgres,
+};

@@ -48,19 +48,97 @@ const FUNCTION_WORDS = (
 ).split(' ');
 
 // Syllables for the made-up words; chosen so the words look pronounceable.
-const ONSETS = ['b', 'br', 'c', 'cl', 'd', 'dr', 'f', 'fl', 'g', 'gr', 'h', 'k', 'l', 'm', 'n', 'p', 'pr', 'r', 's', 'st', 't', 'tr', 'v', 'w', 'z'];
+const ONSETS = [
+  'b',
+  'br',
+  'c',
+  'cl',
+  'd',
+  'dr',
+  'f',
+  'fl',
+  'g',
+  'gr',
+  'h',
+  'k',
+  'l',
+  'm',
+  'n',
+  'p',
+  'pr',
+  'r',
+  's',
+  'st',
+  't',
+  'tr',
+  'v',
+  'w',
+  'z',
+];
 const NUCLEI = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
 const CODAS = ['', 'n', 'r', 'l', 's', 'm', 'nd', 'rt', 'st', 'x'];
 
 /** Ordered so that the exclusion of any tag from another tag's text is easy to check (see pickTagsForBench). */
 const TAGS = [
-  'Wedding', 'Golden hour', 'Portrait', 'Studio', 'Lighting', 'Headshot', 'Business', 'Landscape',
-  'Fog', 'Dawn', 'Outdoor', 'Night', 'Astro', 'Editing', 'Workflow', 'Gear', 'Rain', 'Umbrellas',
-  'Family', 'Newborn', 'Engagement', 'Elopement', 'Black and white', 'Film', 'Analog', 'Travel',
-  'Street', 'Architecture', 'Interior', 'Food', 'Product', 'Fashion', 'Editorial', 'Drone',
-  'Macro', 'Wildlife', 'Birds', 'Winter', 'Summer', 'Autumn', 'Spring', 'Beach', 'Mountains',
-  'Forest', 'City', 'Village', 'Pets', 'Horses', 'Flash', 'Natural light', 'Retouching', 'Printing',
-  'Albums', 'Clients', 'Pricing', 'Workshop', 'Tutorial', 'Behind the scenes', 'Colour grading',
+  'Wedding',
+  'Golden hour',
+  'Portrait',
+  'Studio',
+  'Lighting',
+  'Headshot',
+  'Business',
+  'Landscape',
+  'Fog',
+  'Dawn',
+  'Outdoor',
+  'Night',
+  'Astro',
+  'Editing',
+  'Workflow',
+  'Gear',
+  'Rain',
+  'Umbrellas',
+  'Family',
+  'Newborn',
+  'Engagement',
+  'Elopement',
+  'Black and white',
+  'Film',
+  'Analog',
+  'Travel',
+  'Street',
+  'Architecture',
+  'Interior',
+  'Food',
+  'Product',
+  'Fashion',
+  'Editorial',
+  'Drone',
+  'Macro',
+  'Wildlife',
+  'Birds',
+  'Winter',
+  'Summer',
+  'Autumn',
+  'Spring',
+  'Beach',
+  'Mountains',
+  'Forest',
+  'City',
+  'Village',
+  'Pets',
+  'Horses',
+  'Flash',
+  'Natural light',
+  'Retouching',
+  'Printing',
+  'Albums',
+  'Clients',
+  'Pricing',
+  'Workshop',
+  'Tutorial',
+  'Behind the scenes',
+  'Colour grading',
   'Composition',
 ];
 
@@ -91,7 +169,8 @@ function buildVocabulary(random) {
   while (real.length + madeUp.length < VOCABULARY_SIZE) {
     const syllables = random.int(2, 3);
     let word = '';
-    for (let i = 0; i < syllables; i += 1) word += random.pick(ONSETS) + random.pick(NUCLEI) + (i === syllables - 1 ? random.pick(CODAS) : '');
+    for (let i = 0; i < syllables; i += 1)
+      word += random.pick(ONSETS) + random.pick(NUCLEI) + (i === syllables - 1 ? random.pick(CODAS) : '');
     if (word.length >= 4 && !seen.has(word)) {
       seen.add(word);
       madeUp.push(word);

@@ -32,12 +32,17 @@ async function articleFormConfiguration() {
 
 async function createArticle(status: 'draft' | 'published'): Promise<{ documentId: string; slug: string }> {
   const form = { title: uniqueTitle('Preview me'), content: 'Lanterns in the barn.', category: connect(categoryId) };
-  const response = status === 'draft' ? await editor.post(ARTICLES_PATH, form).expect(201) : await editor.post(`${ARTICLES_PATH}/actions/publish`, form).expect(200);
+  const response =
+    status === 'draft'
+      ? await editor.post(ARTICLES_PATH, form).expect(201)
+      : await editor.post(`${ARTICLES_PATH}/actions/publish`, form).expect(200);
   return response.body.data;
 }
 
 async function previewUrl(documentId: string, status: 'draft' | 'published'): Promise<string> {
-  const response = await editor.get(`/content-manager/preview/url/api::article.article?documentId=${documentId}&status=${status}`).expect(200);
+  const response = await editor
+    .get(`/content-manager/preview/url/api::article.article?documentId=${documentId}&status=${status}`)
+    .expect(200);
   return response.body.data.url as string;
 }
 
@@ -51,8 +56,25 @@ describe('the admin panel explains itself', () => {
   it('labels every article field in words and says which fields fill themselves', async () => {
     const { metadatas } = await articleFormConfiguration();
     const labels = Object.fromEntries(Object.entries(metadatas).map(([field, metadata]) => [field, metadata.edit.label]));
-    expect(labels).toMatchObject({ cover_image_url: 'Cover URL (only for a photo hosted elsewhere)', meta_title: 'SEO title', slug: 'URL slug' });
-    for (const field of ['title', 'slug', 'summary', 'content', 'tags', 'cover', 'cover_image_url', 'gallery', 'author', 'meta_title', 'meta_description', 'meta_keywords']) {
+    expect(labels).toMatchObject({
+      cover_image_url: 'Cover URL (only for a photo hosted elsewhere)',
+      meta_title: 'SEO title',
+      slug: 'URL slug',
+    });
+    for (const field of [
+      'title',
+      'slug',
+      'summary',
+      'content',
+      'tags',
+      'cover',
+      'cover_image_url',
+      'gallery',
+      'author',
+      'meta_title',
+      'meta_description',
+      'meta_keywords',
+    ]) {
       expect(labels[field]).not.toBe(field);
     }
     for (const field of ['slug', 'summary', 'author', 'meta_title', 'meta_description']) {
@@ -78,7 +100,9 @@ describe('the admin panel explains itself', () => {
       }),
     );
     const settings = (configuration as unknown as { settings: object }).settings;
-    await editor.put('/content-manager/content-types/api::article.article/configuration', { layouts, metadatas: sent, settings }).expect(200);
+    await editor
+      .put('/content-manager/content-types/api::article.article/configuration', { layouts, metadatas: sent, settings })
+      .expect(200);
 
     const { explainEditViews } = await import('../../src/plugins/artikel/server/src/content-manager/edit-view');
     await explainEditViews(app.strapi);
@@ -98,8 +122,17 @@ describe("the admin's preview", () => {
     expect(`${url.origin}${url.pathname}`).toBe(`https://studio.example/artikel/${draft.slug}`);
     const token = url.searchParams.get('preview') ?? '';
 
-    const response = await app.api().get(`/api/artikel/preview/${encodeURIComponent(token)}`).expect(200);
-    expect(response.body.data).toMatchObject({ slug: draft.slug, status: 'draft', content: 'Lanterns in the barn.', views: 0, published_at: null });
+    const response = await app
+      .api()
+      .get(`/api/artikel/preview/${encodeURIComponent(token)}`)
+      .expect(200);
+    expect(response.body.data).toMatchObject({
+      slug: draft.slug,
+      status: 'draft',
+      content: 'Lanterns in the barn.',
+      views: 0,
+      published_at: null,
+    });
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-robots-tag']).toBe('noindex');
     await app.api().get(`/api/artikel/${draft.slug}`).expect(404);
@@ -113,7 +146,10 @@ describe("the admin's preview", () => {
     const [documentPart, expiryPart, signaturePart] = token.split('.');
     const longer = Buffer.from(String(Number(Buffer.from(expiryPart, 'base64url').toString()) + 86_400)).toString('base64url');
     for (const forged of [`${documentPart}.${longer}.${signaturePart}`, 'not-a-token', `${token}x`, `${documentPart}.${expiryPart}.`]) {
-      const response = await app.api().get(`/api/artikel/preview/${encodeURIComponent(forged)}`).expect(404);
+      const response = await app
+        .api()
+        .get(`/api/artikel/preview/${encodeURIComponent(forged)}`)
+        .expect(404);
       expect(isContractError(response)).toBe(true);
     }
   });

@@ -27,10 +27,14 @@ interface CmDocument {
   publishedAt: string | null;
 }
 
-
 /** The form the editor fills: title, content, category and tags only. */
 function articleForm(title: string) {
-  return { title, content: `## Light\n\nMorning light for ${title}.\n\n- soft\n- warm`, category: connect(categoryId), tags: 'Light, Morning' };
+  return {
+    title,
+    content: `## Light\n\nMorning light for ${title}.\n\n- soft\n- warm`,
+    category: connect(categoryId),
+    tags: 'Light, Morning',
+  };
 }
 
 async function createDraft(title = uniqueTitle('Draft in the admin')): Promise<CmDocument> {
@@ -81,7 +85,9 @@ describe('the Content Manager, through the requests the admin sends', () => {
 
   it('creates and publishes in one request when the editor publishes an unsaved article', async () => {
     const title = uniqueTitle('Published straight away');
-    const response = await timed('create and publish', () => editor.post(`${ARTICLES_PATH}/actions/publish`, articleForm(title)).expect(200));
+    const response = await timed('create and publish', () =>
+      editor.post(`${ARTICLES_PATH}/actions/publish`, articleForm(title)).expect(200),
+    );
     const slug = (response.body.data as CmDocument).slug;
 
     expect((await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.title).toBe(title);
@@ -111,7 +117,12 @@ describe('the Content Manager, through the requests the admin sends', () => {
     await app.api().get(`/api/artikel/${draft.slug}`).expect(404);
     expect(await publicSlugs()).not.toContain(draft.slug);
     const words = draft.title.split(' ');
-    const searched = (await app.api().get(`/api/artikel?q=${encodeURIComponent(words[words.length - 1])}`).expect(200)).body.data;
+    const searched = (
+      await app
+        .api()
+        .get(`/api/artikel?q=${encodeURIComponent(words[words.length - 1])}`)
+        .expect(200)
+    ).body.data;
     expect(searched.map((article: { slug: string }) => article.slug)).not.toContain(draft.slug);
 
     await publish(draft.documentId);
@@ -123,7 +134,9 @@ describe('the Content Manager, through the requests the admin sends', () => {
     await publish(draft.documentId);
     await editor.put(`${ARTICLES_PATH}/${draft.documentId}`, { title: `${draft.title} never published` }).expect(200);
 
-    const discarded = await timed('discard draft', () => editor.post(`${ARTICLES_PATH}/${draft.documentId}/actions/discard`, {}).expect(200));
+    const discarded = await timed('discard draft', () =>
+      editor.post(`${ARTICLES_PATH}/${draft.documentId}/actions/discard`, {}).expect(200),
+    );
     expect((discarded.body.data as CmDocument).title).toBe(draft.title);
     expect((await app.api().get(`/api/artikel/${draft.slug}`).expect(200)).body.data.title).toBe(draft.title);
     const stored = await editor.get(`${ARTICLES_PATH}/${draft.documentId}`).expect(200);

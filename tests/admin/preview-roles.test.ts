@@ -17,11 +17,16 @@ let categoryId: string;
 async function registerAuthor(): Promise<Editor> {
   const roles = (await superAdmin.get('/admin/roles').expect(200)).body.data as Array<{ id: number; code: string }>;
   const authorRole = roles.find((role) => role.code === 'strapi-author');
-  const invited = await superAdmin.post('/admin/users', { firstname: 'Ari', lastname: 'Author', email: 'author@studio.example', roles: [authorRole?.id] }).expect(201);
+  const invited = await superAdmin
+    .post('/admin/users', { firstname: 'Ari', lastname: 'Author', email: 'author@studio.example', roles: [authorRole?.id] })
+    .expect(201);
   const registered = await app
     .api()
     .post('/admin/register')
-    .send({ registrationToken: invited.body.data.registrationToken, userInfo: { firstname: 'Ari', lastname: 'Author', password: 'Author-Passw0rd' } })
+    .send({
+      registrationToken: invited.body.data.registrationToken,
+      userInfo: { firstname: 'Ari', lastname: 'Author', password: 'Author-Passw0rd' },
+    })
     .expect(200);
   const jwt = registered.body.data.token as string;
   const sign = (test: supertest.Test) => test.set('Authorization', `Bearer ${jwt}`);
@@ -48,9 +53,14 @@ afterAll(async () => {
 });
 
 const draftBy = async (editor: Editor): Promise<string> =>
-  (await editor.post(ARTICLES_PATH, { title: uniqueTitle('Draft'), content: 'Lanterns in the barn.', category: connect(categoryId) }).expect(201)).body.data.documentId;
+  (
+    await editor
+      .post(ARTICLES_PATH, { title: uniqueTitle('Draft'), content: 'Lanterns in the barn.', category: connect(categoryId) })
+      .expect(201)
+  ).body.data.documentId;
 
-const previewOf = (editor: Editor, documentId: string) => editor.get(`/content-manager/preview/url/api::article.article?documentId=${documentId}&status=draft`);
+const previewOf = (editor: Editor, documentId: string) =>
+  editor.get(`/content-manager/preview/url/api::article.article?documentId=${documentId}&status=draft`);
 
 describe("preview links follow the admin's roles", () => {
   it("gives an Author no link to another author's draft, which the Content Manager refuses them too", async () => {
@@ -65,7 +75,14 @@ describe("preview links follow the admin's roles", () => {
     const ownDraft = await draftBy(author);
     const own = new URL((await previewOf(author, ownDraft).expect(200)).body.data.url as string);
     const token = own.searchParams.get('preview') ?? '';
-    expect((await app.api().get(`/api/artikel/preview/${encodeURIComponent(token)}`).expect(200)).body.data.id).toBe(ownDraft);
+    expect(
+      (
+        await app
+          .api()
+          .get(`/api/artikel/preview/${encodeURIComponent(token)}`)
+          .expect(200)
+      ).body.data.id,
+    ).toBe(ownDraft);
     expect((await previewOf(superAdmin, ownDraft).expect(200)).body.data.url).toMatch(/preview=/);
   });
 });

@@ -11,7 +11,14 @@ let siteBefore: string | undefined;
 
 // Created oldest first; the feeds list them newest first.
 const ARTICLES = [
-  { title: 'Autumn portraits', slug: 'autumn-portraits', tags: 'Portrait, Autumn', content: 'Leaves and **warm** light.', cover_image_url: 'https://cdn.studio.example/autumn.jpg', category: 'portraits' },
+  {
+    title: 'Autumn portraits',
+    slug: 'autumn-portraits',
+    tags: 'Portrait, Autumn',
+    content: 'Leaves and **warm** light.',
+    cover_image_url: 'https://cdn.studio.example/autumn.jpg',
+    category: 'portraits',
+  },
   { title: 'Wedding in the rain', slug: 'wedding-rain', tags: 'Wedding', content: 'Umbrellas, again.', category: 'weddings' },
   { title: 'Studio at night', slug: 'studio-night', tags: 'Studio', content: 'Neon & <em>shadows</em>.', category: 'portraits' },
 ];
@@ -21,7 +28,10 @@ beforeAll(async () => {
   process.env.SITE_ARTICLE_URL = SITE;
   app = await startStrapi();
   token = await createApiToken(app.strapi, 'full-access');
-  const categories: Record<string, string> = { portraits: await createCategory(app.strapi, 'Portraits', 'portraits'), weddings: await createCategory(app.strapi, 'Weddings', 'weddings') };
+  const categories: Record<string, string> = {
+    portraits: await createCategory(app.strapi, 'Portraits', 'portraits'),
+    weddings: await createCategory(app.strapi, 'Weddings', 'weddings'),
+  };
   for (const { category, ...article } of ARTICLES) await createArticle(app.strapi, { ...article, category: categories[category] });
   await createArticle(app.strapi, { title: 'Secret draft', slug: 'secret-draft', category: categories.portraits, status: 'draft' });
 });
@@ -38,7 +48,11 @@ const newestFirst = ARTICLES.map((article) => article.slug).reverse();
 
 describe('feeds of the newest articles', () => {
   it('serves RSS 2.0 that a feed reader parses: every published article, newest first, with link, summary, content and cover', async () => {
-    const response = await app.api().get('/api/artikel/feed/rss').expect(200).expect('Content-Type', /application\/rss\+xml/);
+    const response = await app
+      .api()
+      .get('/api/artikel/feed/rss')
+      .expect(200)
+      .expect('Content-Type', /application\/rss\+xml/);
     const feed = await parser.parseString(response.text);
     expect(feed.title).toBe('Lichtbild Studio');
     expect(feed.items.map((item) => item.link)).toEqual(newestFirst.map(pageOf));
@@ -53,7 +67,11 @@ describe('feeds of the newest articles', () => {
   });
 
   it('serves Atom with the same entries, each with its page, summary and content', async () => {
-    const response = await app.api().get('/api/artikel/feed/atom').expect(200).expect('Content-Type', /application\/atom\+xml/);
+    const response = await app
+      .api()
+      .get('/api/artikel/feed/atom')
+      .expect(200)
+      .expect('Content-Type', /application\/atom\+xml/);
     const feed = await parser.parseString(response.text);
     expect(feed.items.map((item) => item.link)).toEqual(newestFirst.map(pageOf));
     for (const item of feed.items) {
@@ -65,8 +83,25 @@ describe('feeds of the newest articles', () => {
   });
 
   it('serves JSON Feed with the same items, rendered content and cover image', async () => {
-    const response = await app.api().get('/api/artikel/feed/json').expect(200).expect('Content-Type', /application\/feed\+json/);
-    const feed = JSON.parse(response.text) as { version: string; title: string; home_page_url: string; items: Array<{ id: string; url: string; title: string; summary: string; content_html: string; image?: string; date_published: string }> };
+    const response = await app
+      .api()
+      .get('/api/artikel/feed/json')
+      .expect(200)
+      .expect('Content-Type', /application\/feed\+json/);
+    const feed = JSON.parse(response.text) as {
+      version: string;
+      title: string;
+      home_page_url: string;
+      items: Array<{
+        id: string;
+        url: string;
+        title: string;
+        summary: string;
+        content_html: string;
+        image?: string;
+        date_published: string;
+      }>;
+    };
     expect(feed.version).toBe('https://jsonfeed.org/version/1');
     expect(feed.home_page_url).toBe('https://studio.example/');
     expect(feed.items.map((item) => item.url)).toEqual(newestFirst.map(pageOf));
@@ -92,7 +127,12 @@ describe('feeds of the newest articles', () => {
     const first = await app.api().get('/api/artikel/feed/atom').expect(200);
     expect(first.headers['cache-control']).toMatch(/^public, max-age=/);
     await app.api().get('/api/artikel/feed/atom').set('If-None-Match', first.headers.etag).expect(304);
-    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Fresh from the darkroom', category: 'Portraits', content: 'Silver gelatin.' }).expect(201);
+    await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ title: 'Fresh from the darkroom', category: 'Portraits', content: 'Silver gelatin.' })
+      .expect(201);
     const after = await app.api().get('/api/artikel/feed/atom').set('If-None-Match', first.headers.etag).expect(200);
     expect((await parser.parseString(after.text)).items[0].link).toBe(pageOf('fresh-from-the-darkroom'));
     const documentId = (await app.api().get('/api/artikel/fresh-from-the-darkroom').expect(200)).body.data.id;
@@ -101,7 +141,12 @@ describe('feeds of the newest articles', () => {
 
   it('keeps the feed paths free of articles: feed and sitemap are reserved slugs', async () => {
     for (const slug of ['feed', 'sitemap']) {
-      const refused = await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Clash', category: 'Portraits', content: 'x', slug }).expect(400);
+      const refused = await app
+        .api()
+        .post('/api/artikel')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ title: 'Clash', category: 'Portraits', content: 'x', slug })
+        .expect(400);
       expect(refused.body.error.details.errors[0].path).toEqual(['slug']);
     }
   });

@@ -18,9 +18,21 @@ beforeAll(async () => {
   app = await startStrapi();
   landscapes = await createCategory(app.strapi, 'Landscapes', 'landscapes');
   for (let index = 0; index < 50; index += 1) {
-    await createArticle(app.strapi, { title: `Valley light ${index}`, slug: `valley-light-${index}`, category: landscapes, tags: 'Fog, Valley', content: paragraph.repeat(3) });
+    await createArticle(app.strapi, {
+      title: `Valley light ${index}`,
+      slug: `valley-light-${index}`,
+      category: landscapes,
+      tags: 'Fog, Valley',
+      content: paragraph.repeat(3),
+    });
   }
-  longDocumentId = await createArticle(app.strapi, { title: 'A long essay on light', slug: 'long-essay', category: landscapes, tags: 'Essay, Fog', content: `## Light\n\n${paragraph.repeat(300)}` });
+  longDocumentId = await createArticle(app.strapi, {
+    title: 'A long essay on light',
+    slug: 'long-essay',
+    category: landscapes,
+    tags: 'Essay, Fog',
+    content: `## Light\n\n${paragraph.repeat(300)}`,
+  });
 });
 
 afterAll(async () => {
@@ -28,7 +40,10 @@ afterAll(async () => {
 });
 
 /** The raw bytes of an answer as they travel (no decoding), with its headers. */
-async function raw(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }> {
+async function raw(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }> {
   const base = await app.baseUrl();
   return new Promise((resolve, reject) => {
     http
@@ -64,15 +79,28 @@ describe('HTTP caching of the public reads', () => {
     await app.strapi.documents(ARTICLE_UID).update({ documentId, data: { title: 'Valley light, retitled' }, status: 'published' });
     await app.strapi.documents(ARTICLE_UID).publish({ documentId });
     for (const url of affected) {
-      const after = await app.api().get(url).set('If-None-Match', tags.get(url) ?? '').expect(200);
+      const after = await app
+        .api()
+        .get(url)
+        .set('If-None-Match', tags.get(url) ?? '')
+        .expect(200);
       expect(after.headers.etag).not.toBe(tags.get(url));
     }
     // The category counts do not show titles.
-    for (const url of unaffected) await app.api().get(url).set('If-None-Match', tags.get(url) ?? '').expect(304);
+    for (const url of unaffected)
+      await app
+        .api()
+        .get(url)
+        .set('If-None-Match', tags.get(url) ?? '')
+        .expect(304);
     // A new article changes the lists, latest and the category count.
     await createArticle(app.strapi, { title: 'Fresh fog', slug: 'fresh-fog', category: landscapes, content: 'New.' });
     for (const url of [...unaffected, '/api/artikel/latest', '/api/artikel?limit=50']) {
-      await app.api().get(url).set('If-None-Match', tags.get(url) ?? '').expect(200);
+      await app
+        .api()
+        .get(url)
+        .set('If-None-Match', tags.get(url) ?? '')
+        .expect(200);
     }
   });
 
@@ -115,16 +143,25 @@ describe('HTTP caching of the public reads', () => {
     const statuses: Record<string, number> = {};
     for (let offset = 0; offset < kinds.length; offset += 25) {
       const answers = await Promise.all(
-        kinds.slice(offset, offset + 25).map((kind) =>
-          kind === 'head' ? app.api().head(url) : kind === 'revalidate' ? app.api().get(url).set('If-None-Match', first.headers.etag) : app.api().get(url),
-        ),
+        kinds
+          .slice(offset, offset + 25)
+          .map((kind) =>
+            kind === 'head'
+              ? app.api().head(url)
+              : kind === 'revalidate'
+                ? app.api().get(url).set('If-None-Match', first.headers.etag)
+                : app.api().get(url),
+          ),
       );
       for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     }
     const revalidations = kinds.filter((kind) => kind === 'revalidate').length;
     expect(statuses).toEqual({ 200: kinds.length - revalidations, 304: revalidations });
     expect(await storedViews(app.strapi, documentId)).toBe(start + counted);
-    reportFigure('[http] 1,000 mixed requests of one article', `${JSON.stringify(statuses)} (HEAD among the 200s); views rose by ${counted}, exactly the GETs and 304s`);
+    reportFigure(
+      '[http] 1,000 mixed requests of one article',
+      `${JSON.stringify(statuses)} (HEAD among the 200s); views rose by ${counted}, exactly the GETs and 304s`,
+    );
   });
 
   it('spares a revalidating client the body: 304s of no bytes instead of the whole list', async () => {
@@ -155,7 +192,8 @@ describe('HTTP caching of the public reads', () => {
       expect(brotli.headers['content-encoding']).toBe('br');
       // The same JSON after decoding (views aside: the article's reads count).
       const decoded = (bytes: Buffer, decode: (input: Buffer) => Buffer) => JSON.parse(decode(bytes).toString('utf8')) as { data: unknown };
-      const withoutViews = (body: { data: unknown }) => JSON.stringify(body.data, (key, value: unknown) => (key === 'views' ? undefined : value));
+      const withoutViews = (body: { data: unknown }) =>
+        JSON.stringify(body.data, (key, value: unknown) => (key === 'views' ? undefined : value));
       expect(withoutViews(decoded(gzip.bytes, zlib.gunzipSync))).toBe(withoutViews(JSON.parse(plain.bytes.toString('utf8'))));
       expect(withoutViews(decoded(brotli.bytes, zlib.brotliDecompressSync))).toBe(withoutViews(JSON.parse(plain.bytes.toString('utf8'))));
       expect(gzip.bytes.length).toBeLessThan(plain.bytes.length / 3);

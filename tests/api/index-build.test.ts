@@ -19,9 +19,27 @@ beforeAll(async () => {
   app = await startStrapi();
   const travel = await createCategory(app.strapi, 'Reisen', 'reisen');
   const technology = await createCategory(app.strapi, 'Technik', 'technik');
-  await createArticle(app.strapi, { title: 'Über den Wolken', slug: 'ueber-den-wolken', tags: 'Luft, Äpfel', category: travel, content: 'Ein Flug.' });
-  await createArticle(app.strapi, { title: 'Unter Wasser', slug: 'unter-wasser', tags: 'äpfel, Meer', category: travel, content: 'Ein Tauchgang.' });
-  await createArticle(app.strapi, { title: 'Kamera', slug: 'kamera', tags: 'Luft', category: technology, content: 'ÜBER alles: das Objektiv.' });
+  await createArticle(app.strapi, {
+    title: 'Über den Wolken',
+    slug: 'ueber-den-wolken',
+    tags: 'Luft, Äpfel',
+    category: travel,
+    content: 'Ein Flug.',
+  });
+  await createArticle(app.strapi, {
+    title: 'Unter Wasser',
+    slug: 'unter-wasser',
+    tags: 'äpfel, Meer',
+    category: travel,
+    content: 'Ein Tauchgang.',
+  });
+  await createArticle(app.strapi, {
+    title: 'Kamera',
+    slug: 'kamera',
+    tags: 'Luft',
+    category: technology,
+    content: 'ÜBER alles: das Objektiv.',
+  });
   await createArticle(app.strapi, { title: 'Luftbild', slug: 'luftbild', tags: 'Luftbild', category: technology, content: 'Von oben.' });
   await createArticle(app.strapi, { title: 'Entwurf über Äpfel', slug: 'entwurf', tags: 'Luft, Äpfel', category: travel, status: 'draft' });
 });
@@ -66,14 +84,18 @@ const EXPECTED = {
 
 /** The index's tables emptied, as on a file whose articles were imported behind the service's back. */
 async function emptyTheIndex(): Promise<void> {
-  const tables = app.store === 'sqlite' ? ['artikel_tags', 'artikel_search', 'artikel_search_docs'] : ['artikel_tags', 'artikel_search_docs', 'artikel_search_long_terms'];
+  const tables =
+    app.store === 'sqlite'
+      ? ['artikel_tags', 'artikel_search', 'artikel_search_docs']
+      : ['artikel_tags', 'artikel_search_docs', 'artikel_search_long_terms'];
   for (const table of tables) await app.strapi.db.connection.raw(`DELETE FROM ${table}`);
 }
 
 /** How many articles have a search entry, read on a connection of its own (the service's write connection may be held, see holdTheWriteTurn). */
 const indexedCount = async (): Promise<number> => {
   const sql = 'SELECT COUNT(*) AS count FROM artikel_search_docs';
-  if (app.store === 'postgres') return withPostgres(async (client) => Number((await client.query(sql)).rows[0].count), app.databaseName ?? undefined);
+  if (app.store === 'postgres')
+    return withPostgres(async (client) => Number((await client.query(sql)).rows[0].count), app.databaseName ?? undefined);
   const database = new Database(app.databaseFile, { readonly: true });
   try {
     return Number((database.prepare(sql).get() as { count: number }).count);

@@ -51,12 +51,22 @@ describe('POST /api/artikel authentication', () => {
 
   it('accepts a custom token holding artikel.create', async () => {
     const createOnly = await createApiToken(app.strapi, 'custom', ['plugin::artikel.artikel.create']);
-    const response = await app.api().post('/api/artikel').set('Authorization', `Bearer ${createOnly}`).send({ ...validBody, title: 'Custom token article' }).expect(201);
+    const response = await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${createOnly}`)
+      .send({ ...validBody, title: 'Custom token article' })
+      .expect(201);
     expect(response.body.data.slug).toBe('custom-token-article');
   });
 
   it('accepts a full-access token', async () => {
-    const response = await app.api().post('/api/artikel').set('Authorization', `Bearer ${fullAccess}`).send({ ...validBody, title: 'Full access article' }).expect(201);
+    const response = await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${fullAccess}`)
+      .send({ ...validBody, title: 'Full access article' })
+      .expect(201);
     expect(response.body.data.slug).toBe('full-access-article');
   });
 
@@ -67,7 +77,12 @@ describe('POST /api/artikel authentication', () => {
 });
 
 describe('POST /api/artikel validation', () => {
-  const post = (body: unknown) => app.api().post('/api/artikel').set('Authorization', `Bearer ${fullAccess}`).send(body as object);
+  const post = (body: unknown) =>
+    app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${fullAccess}`)
+      .send(body as object);
 
   const rejects = async (body: unknown, paths: string[]) => {
     const before = await storedArticleRows();
@@ -87,7 +102,9 @@ describe('POST /api/artikel validation', () => {
 
   it('names every refused field in the message a workflow tool shows, in the order of the specification', async () => {
     const body = await rejects({ views: '100', tags: 5 }, ['category', 'content', 'tags', 'title', 'views']);
-    expect(body.error.message).toBe('views is not an allowed field; title is required; category is required; content is required; tags must be a string');
+    expect(body.error.message).toBe(
+      'views is not an allowed field; title is required; category is required; content is required; tags must be a string',
+    );
   });
 
   it('refuses blank required fields', async () => {
@@ -114,7 +131,13 @@ describe('POST /api/artikel validation', () => {
   });
 
   it('refuses values that are not strings', async () => {
-    await rejects({ title: 5, category: ['Weddings'], content: { text: 'x' }, tags: ['a', 'b'], summary: null }, ['category', 'content', 'summary', 'tags', 'title']);
+    await rejects({ title: 5, category: ['Weddings'], content: { text: 'x' }, tags: ['a', 'b'], summary: null }, [
+      'category',
+      'content',
+      'summary',
+      'tags',
+      'title',
+    ]);
   });
 
   it('enforces the length limits of the contract', async () => {
@@ -161,8 +184,17 @@ describe('POST /api/artikel validation', () => {
 
   it('answers malformed JSON with a 400 ValidationError', async () => {
     const before = await storedArticleRows();
-    const response = await app.api().post('/api/artikel').set('Authorization', `Bearer ${fullAccess}`).set('Content-Type', 'application/json').send('{"title": "x",').expect(400);
-    expect(response.body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError', message: 'The request body is not valid JSON' } });
+    const response = await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${fullAccess}`)
+      .set('Content-Type', 'application/json')
+      .send('{"title": "x",')
+      .expect(400);
+    expect(response.body).toMatchObject({
+      data: null,
+      error: { status: 400, name: 'ValidationError', message: 'The request body is not valid JSON' },
+    });
     expect(await storedArticleRows()).toBe(before);
   });
 

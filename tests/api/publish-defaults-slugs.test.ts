@@ -51,8 +51,14 @@ describe('POST /api/artikel defaults', () => {
   });
 
   it('stores the defaults, so an editor sees them in the admin', async () => {
-    const stored = await app.strapi.documents('api::article.article').findFirst({ filters: { slug: 'ten-minutes-of-golden-hour' }, status: 'draft' });
-    expect(stored).toMatchObject({ author: 'Lichtbild Studio', meta_title: 'Ten Minutes of Golden Hour', summary: expect.stringContaining('The best portraits') });
+    const stored = await app.strapi
+      .documents('api::article.article')
+      .findFirst({ filters: { slug: 'ten-minutes-of-golden-hour' }, status: 'draft' });
+    expect(stored).toMatchObject({
+      author: 'Lichtbild Studio',
+      meta_title: 'Ten Minutes of Golden Hour',
+      summary: expect.stringContaining('The best portraits'),
+    });
   });
 
   it('keeps every value the client gives', async () => {
@@ -88,7 +94,12 @@ describe('POST /api/artikel defaults', () => {
   });
 
   it('parses tags: split on commas, trimmed, empties and case-insensitive duplicates dropped', async () => {
-    const response = await post({ title: 'Tagged', category: 'Weddings', content: 'x', tags: ' Wedding ,, outdoor,WEDDING , Golden Hour ,' }).expect(201);
+    const response = await post({
+      title: 'Tagged',
+      category: 'Weddings',
+      content: 'x',
+      tags: ' Wedding ,, outdoor,WEDDING , Golden Hour ,',
+    }).expect(201);
     expect(response.body.data.tags).toEqual(['Wedding', 'outdoor', 'Golden Hour']);
     const byTag = await app.api().get('/api/artikel?tag=golden%20hour').expect(200);
     expect(byTag.body.data.map((article: { slug: string }) => article.slug)).toEqual(['tagged']);
@@ -157,7 +168,9 @@ describe('POST /api/artikel slugs', () => {
   });
 
   it('gives 20 concurrent posts of one title 20 distinct slugs, with no 5xx', async () => {
-    const responses = await Promise.all(Array.from({ length: 20 }, () => post({ title: 'Breaking news', category: 'News desk', content: 'Same title.' })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => post({ title: 'Breaking news', category: 'News desk', content: 'Same title.' })),
+    );
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
     const slugs = responses.map((response) => response.body.data.slug as string);
     expect(new Set(slugs).size).toBe(20);
@@ -201,14 +214,24 @@ describe('POST /api/artikel publication state', () => {
     await post({ title: 'Fresh and live', category: 'Fresh Category', content: 'Brand new.', tags: 'fresh' }).expect(201);
     expect((await app.api().get('/api/artikel/fresh-and-live').expect(200)).body.data.status).toBe('published');
     expect((await app.api().get('/api/artikel/latest').expect(200)).body.data[0].slug).toBe('fresh-and-live');
-    expect((await app.api().get('/api/artikel?tag=fresh').expect(200)).body.data.map((a: { slug: string }) => a.slug)).toEqual(['fresh-and-live']);
-    expect((await app.api().get('/api/artikel?q=brand').expect(200)).body.data.map((a: { slug: string }) => a.slug)).toEqual(['fresh-and-live']);
+    expect((await app.api().get('/api/artikel?tag=fresh').expect(200)).body.data.map((a: { slug: string }) => a.slug)).toEqual([
+      'fresh-and-live',
+    ]);
+    expect((await app.api().get('/api/artikel?q=brand').expect(200)).body.data.map((a: { slug: string }) => a.slug)).toEqual([
+      'fresh-and-live',
+    ]);
     const categories = (await app.api().get('/api/artikel/categories').expect(200)).body.data;
     expect(categories).toContainEqual({ name: 'Fresh Category', slug: 'fresh-category', article_count: 1 });
   });
 
   it('keeps a draft out of every public read', async () => {
-    const response = await post({ title: 'Quiet draft', category: 'Draft Only Category', content: 'Hidden words.', tags: 'hiddentag', status: 'draft' }).expect(201);
+    const response = await post({
+      title: 'Quiet draft',
+      category: 'Draft Only Category',
+      content: 'Hidden words.',
+      tags: 'hiddentag',
+      status: 'draft',
+    }).expect(201);
     expect(response.body.data).toMatchObject({ status: 'draft', published_at: null, slug: 'quiet-draft' });
     await app.api().get('/api/artikel/quiet-draft').expect(404);
     expect((await app.api().get('/api/artikel?q=hidden').expect(200)).body.data).toEqual([]);

@@ -19,7 +19,11 @@ const post = (body: object, query = '') => app.api().post(`/api/artikel${query}`
 /** The fields of an answer that a real create fixes at the moment it stores (ids and dates). */
 function withoutStorageFacts(article: Record<string, unknown>) {
   const { id: _id, published_at: _published, updated_at: _updated, created_at: _created, json_ld: jsonLd, ...rest } = article;
-  const { datePublished: _datePublished, dateModified: _dateModified, ...posting } = JSON.parse(jsonLd as string) as Record<string, unknown>;
+  const {
+    datePublished: _datePublished,
+    dateModified: _dateModified,
+    ...posting
+  } = JSON.parse(jsonLd as string) as Record<string, unknown>;
   return { ...rest, json_ld: posting };
 }
 
@@ -42,7 +46,12 @@ describe('POST /api/artikel?dry_run=true', () => {
 
     const real = await post(body).expect(201);
     expect(withoutStorageFacts(dry.body.data)).toEqual(withoutStorageFacts(real.body.data));
-    expect(dry.body.data).toMatchObject({ slug: 'a-quiet-morning-shoot', tags: ['Morning', 'Light'], category: { name: 'Mornings, dry run' }, status: 'published' });
+    expect(dry.body.data).toMatchObject({
+      slug: 'a-quiet-morning-shoot',
+      tags: ['Morning', 'Light'],
+      category: { name: 'Mornings, dry run' },
+      status: 'published',
+    });
   });
 
   it('gives the slug a post would get now, after the articles already there', async () => {

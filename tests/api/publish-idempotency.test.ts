@@ -20,7 +20,10 @@ afterAll(async () => {
 /** A key and an article body no other test uses. */
 function fresh(fields: Record<string, string> = {}) {
   counter += 1;
-  return { key: `run-${Date.now()}-${counter}`, body: { title: `Harbour lights ${counter}`, category: 'Retries', content: 'Boats at dusk.', tags: 'harbour, dusk', ...fields } };
+  return {
+    key: `run-${Date.now()}-${counter}`,
+    body: { title: `Harbour lights ${counter}`, category: 'Retries', content: 'Boats at dusk.', tags: 'harbour, dusk', ...fields },
+  };
 }
 
 const post = (body: object, key?: string, as = token) => {
@@ -142,8 +145,20 @@ describe('POST /api/artikel with an Idempotency-Key', () => {
 
   it('checks the key of a dry run but keeps nothing for it', async () => {
     const { key, body } = fresh();
-    await app.api().post('/api/artikel?dry_run=true').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', '').send(body).expect(400);
-    await app.api().post('/api/artikel?dry_run=true').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', key).send(body).expect(200);
+    await app
+      .api()
+      .post('/api/artikel?dry_run=true')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', '')
+      .send(body)
+      .expect(400);
+    await app
+      .api()
+      .post('/api/artikel?dry_run=true')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', key)
+      .send(body)
+      .expect(200);
     const real = await post(body, key).expect(201);
     expect(real.headers['idempotent-replayed']).toBeUndefined();
     expect(await articlesTitled(body.title)).toBe(1);
@@ -177,6 +192,9 @@ describe('POST /api/artikel with an Idempotency-Key', () => {
       expect(answer.body.error.message).toMatch(/still in progress/);
     }
     expect(await articlesTitled(body.title)).toBe(1);
-    reportFigure(`[idempotency ${app.store}] 50 concurrent requests, one key`, `${created.length} × 201 (one article), ${inProgress.length} × 409 in progress`);
+    reportFigure(
+      `[idempotency ${app.store}] 50 concurrent requests, one key`,
+      `${created.length} × 201 (one article), ${inProgress.length} × 409 in progress`,
+    );
   });
 });

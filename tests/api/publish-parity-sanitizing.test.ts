@@ -29,7 +29,11 @@ describe('sanitizing', () => {
   ];
 
   it('removes script, event handlers and javascript: links from submitted HTML before storing it', async () => {
-    const response = await post({ title: 'HTML vectors', category: 'Weddings', content: `<p>Kept text</p>${vectors.join('')}<h2>Kept heading</h2>` }).expect(201);
+    const response = await post({
+      title: 'HTML vectors',
+      category: 'Weddings',
+      content: `<p>Kept text</p>${vectors.join('')}<h2>Kept heading</h2>`,
+    }).expect(201);
     const { content, content_html: contentHtml } = response.body.data;
     for (const html of [content, contentHtml]) {
       expect(html).not.toMatch(/<script|onerror|onload|javascript:|alert\(1\)|<svg/i);
@@ -52,7 +56,8 @@ describe('sanitizing', () => {
   });
 
   it('renders Markdown to HTML and drops dangerous HTML inside it', async () => {
-    const markdown = '# Title\n\nSome *emphasis* and [a link](https://example.com).\n\n[bad](javascript:alert(1))\n\n<img src=x onerror=alert(1)>';
+    const markdown =
+      '# Title\n\nSome *emphasis* and [a link](https://example.com).\n\n[bad](javascript:alert(1))\n\n<img src=x onerror=alert(1)>';
     const response = await post({ title: 'Markdown body', category: 'Weddings', content: markdown }).expect(201);
     const contentHtml: string = response.body.data.content_html;
     expect(contentHtml).toContain('<h1>Title</h1>');
@@ -70,7 +75,12 @@ describe('sanitizing', () => {
 describe('parity with the admin', () => {
   it('gives an article created the Content Manager way the same defaults as POST', async () => {
     const created = await app.strapi.documents(ARTICLE_UID).create({
-      data: { title: 'Made in the admin', content: '<p>Editor text here.</p><script>alert(1)</script>', category: weddings, tags: 'a, A, b' },
+      data: {
+        title: 'Made in the admin',
+        content: '<p>Editor text here.</p><script>alert(1)</script>',
+        category: weddings,
+        tags: 'a, A, b',
+      },
     });
     expect(created).toMatchObject({
       slug: 'made-in-the-admin',
@@ -91,9 +101,17 @@ describe('parity with the admin', () => {
   it('refills defaults that an editor blanks, and keeps the rest', async () => {
     const documents = app.strapi.documents(ARTICLE_UID);
     const created = await documents.create({ data: { title: 'Editable', content: 'Original body.', summary: 'Hand-written.' } });
-    const updated = await documents.update({ documentId: created.documentId, data: { summary: '', meta_title: '', content: 'New body text.' } });
+    const updated = await documents.update({
+      documentId: created.documentId,
+      data: { summary: '', meta_title: '', content: 'New body text.' },
+    });
     // The meta description was generated from the summary, so it follows the new one.
-    expect(updated).toMatchObject({ summary: 'New body text.', meta_title: 'Editable', slug: 'editable', meta_description: 'New body text.' });
+    expect(updated).toMatchObject({
+      summary: 'New body text.',
+      meta_title: 'Editable',
+      slug: 'editable',
+      meta_description: 'New body text.',
+    });
   });
 
   it('publishes an admin article into the public reads with its tags indexed', async () => {
@@ -101,7 +119,9 @@ describe('parity with the admin', () => {
     const created = await documents.create({ data: { title: 'Admin published', content: 'x', tags: 'AdminTag' } });
     expect((await app.api().get('/api/artikel?tag=admintag').expect(200)).body.data).toEqual([]);
     await documents.publish({ documentId: created.documentId });
-    expect((await app.api().get('/api/artikel?tag=admintag').expect(200)).body.data.map((a: { slug: string }) => a.slug)).toEqual(['admin-published']);
+    expect((await app.api().get('/api/artikel?tag=admintag').expect(200)).body.data.map((a: { slug: string }) => a.slug)).toEqual([
+      'admin-published',
+    ]);
   });
 });
 
@@ -138,7 +158,9 @@ describe('webhooks', () => {
       while (Date.now() < deadline && received.filter((event) => event.entry?.slug === 'webhook-article').length < 2) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const events = received.filter((event) => event.model === 'article' && event.entry?.slug === 'webhook-article').map((event) => event.event);
+      const events = received
+        .filter((event) => event.model === 'article' && event.entry?.slug === 'webhook-article')
+        .map((event) => event.event);
       expect(events.sort()).toEqual(['entry.create', 'entry.publish']);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -155,9 +177,18 @@ describe('views in the admin', () => {
 
     await app.api().get(`/artikel/views/${documentId}`).expect(401);
 
-    const superAdmin = await (app.strapi.service('admin::role') as unknown as { getSuperAdmin: () => Promise<{ id: number }> }).getSuperAdmin();
+    const superAdmin = await (
+      app.strapi.service('admin::role') as unknown as { getSuperAdmin: () => Promise<{ id: number }> }
+    ).getSuperAdmin();
     const users = app.strapi.service('admin::user') as unknown as { create: (data: object) => Promise<unknown> };
-    await users.create({ email: 'editor@example.com', firstname: 'Ed', lastname: 'Itor', password: 'Editor-pass-1', isActive: true, roles: [superAdmin.id] });
+    await users.create({
+      email: 'editor@example.com',
+      firstname: 'Ed',
+      lastname: 'Itor',
+      password: 'Editor-pass-1',
+      isActive: true,
+      roles: [superAdmin.id],
+    });
     const login = await app.api().post('/admin/login').send({ email: 'editor@example.com', password: 'Editor-pass-1' }).expect(200);
     const adminToken: string = login.body.data.token;
 

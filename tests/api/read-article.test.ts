@@ -19,12 +19,23 @@ beforeAll(async () => {
     meta_keywords: 'barn wedding photographer',
   });
   // Oldest first; ranking is shared tags, then same category, then newest.
-  ids.twoTagsOther = await createArticle(app.strapi, { title: 'Rustic barn portraits', slug: 'rustic-barn-portraits', category: portraits, tags: 'Barn, rustic' });
+  ids.twoTagsOther = await createArticle(app.strapi, {
+    title: 'Rustic barn portraits',
+    slug: 'rustic-barn-portraits',
+    category: portraits,
+    tags: 'Barn, rustic',
+  });
   ids.oneTagSame = await createArticle(app.strapi, { title: 'Wedding rings', slug: 'wedding-rings', category: weddings, tags: 'wedding' });
   ids.oneTagOther = await createArticle(app.strapi, { title: 'Barn owls', slug: 'barn-owls', category: portraits, tags: 'barn' });
   ids.noTagSame = await createArticle(app.strapi, { title: 'Wedding timeline', slug: 'wedding-timeline', category: weddings });
   ids.noTagOther = await createArticle(app.strapi, { title: 'Headshots', slug: 'headshots', category: portraits });
-  ids.draftSharing = await createArticle(app.strapi, { title: 'Secret barn draft', slug: 'secret-barn', category: weddings, tags: 'Wedding, Barn, Rustic', status: 'draft' });
+  ids.draftSharing = await createArticle(app.strapi, {
+    title: 'Secret barn draft',
+    slug: 'secret-barn',
+    category: weddings,
+    tags: 'Wedding, Barn, Rustic',
+    status: 'draft',
+  });
 });
 
 afterAll(async () => {
@@ -37,9 +48,29 @@ describe('GET /api/artikel/{slug}', () => {
     const article = response.body.data;
     expect(Object.keys(article).sort()).toEqual(
       [
-        'author', 'category', 'content', 'content_html', 'cover', 'cover_image_url', 'created_at', 'gallery', 'id', 'meta_description',
-        'meta_keywords', 'meta_title', 'published_at', 'reading_time', 'related', 'slug', 'status', 'summary', 'tags', 'title',
-        'updated_at', 'views', 'json_ld',
+        'author',
+        'category',
+        'content',
+        'content_html',
+        'cover',
+        'cover_image_url',
+        'created_at',
+        'gallery',
+        'id',
+        'meta_description',
+        'meta_keywords',
+        'meta_title',
+        'published_at',
+        'reading_time',
+        'related',
+        'slug',
+        'status',
+        'summary',
+        'tags',
+        'title',
+        'updated_at',
+        'views',
+        'json_ld',
       ].sort(),
     );
     expect(article).toMatchObject({
@@ -108,7 +139,21 @@ describe('GET /api/artikel/{slug}', () => {
       'wedding-timeline',
     ]);
     expect(Object.keys(body.data.related[0]).sort()).toEqual(
-      ['author', 'category', 'cover', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'].sort(),
+      [
+        'author',
+        'category',
+        'cover',
+        'cover_image_url',
+        'id',
+        'published_at',
+        'reading_time',
+        'slug',
+        'summary',
+        'tags',
+        'title',
+        'updated_at',
+        'views',
+      ].sort(),
     );
   });
 
@@ -163,7 +208,10 @@ describe('structured data', () => {
     });
     expect(typeof posting.headline).toBe('string');
     expect([...posting.headline].length).toBeLessThanOrEqual(110);
-    expect(posting.image).toEqual([...(article.cover_image_url ? [article.cover_image_url] : []), ...article.gallery.map((image: { url: string }) => image.url)]);
+    expect(posting.image).toEqual([
+      ...(article.cover_image_url ? [article.cover_image_url] : []),
+      ...article.gallery.map((image: { url: string }) => image.url),
+    ]);
     expect(typeof posting.keywords).toBe('string');
     expect(posting.keywords.split(', ')).toEqual(article.meta_keywords ? expect.any(Array) : article.tags);
     expect(posting.url).toBe(`/api/artikel/${article.slug}`);

@@ -45,7 +45,13 @@ describe('a read cache of 1 MiB', () => {
     const studio = await createCategory(app.strapi, 'Studio', 'studio');
     const filler = `${SHARED_WORDS.join(' ')}\n\n${'A long paragraph about light and lenses. '.repeat(800)}`;
     for (let i = 1; i <= LONG_ARTICLES; i += 1) {
-      await createArticle(app.strapi, { title: `Long read ${i}`, slug: `long-read-${i}`, category: studio, tags: 'Light', content: `Part ${i}.\n\n${filler}` });
+      await createArticle(app.strapi, {
+        title: `Long read ${i}`,
+        slug: `long-read-${i}`,
+        category: studio,
+        tags: 'Light',
+        content: `Part ${i}.\n\n${filler}`,
+      });
     }
   });
 
@@ -67,7 +73,10 @@ describe('a read cache of 1 MiB', () => {
     }
     const afterSearches = usageOf(app);
     reportFigure('[cache] 1 MiB budget after 40 long article pages', `${afterPages.entries} entries, ${afterPages.bytes} bytes`);
-    reportFigure('[cache] 1 MiB budget after 300 searches of 40 summaries', `${afterSearches.entries} entries, ${afterSearches.bytes} bytes`);
+    reportFigure(
+      '[cache] 1 MiB budget after 300 searches of 40 summaries',
+      `${afterSearches.entries} entries, ${afterSearches.bytes} bytes`,
+    );
 
     for (const usage of [afterPages, afterSearches]) {
       expect(usage.maxBytes).toBe(1024 * 1024);
@@ -89,7 +98,12 @@ describe('a read cache of 1 MiB', () => {
     const first = (await app.api().get('/api/artikel/kept-page').expect(200)).body.data;
     expect(first.related.map((article: { slug: string }) => article.slug)).not.toContain('fern-at-noon');
 
-    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Fern at noon', content: 'Fronds.', category: 'Studio', tags: 'Fern' }).expect(201);
+    await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ title: 'Fern at noon', content: 'Fronds.', category: 'Studio', tags: 'Fern' })
+      .expect(201);
     // A table change no write announced: only a page that was not computed again still shows the old title.
     await renameInTable(app, 'kept-page', 'Renamed in the table');
 
@@ -104,9 +118,10 @@ describe('a read cache of 1 MiB', () => {
     expect((await app.api().get('/api/artikel/kept-page').expect(200)).body.data.title).toBe('Kept page, edited');
   });
 
-  it('keeps an article\'s page and the lists remembered while a draft of it is saved, and shows the edit once it is published', async () => {
+  it("keeps an article's page and the lists remembered while a draft of it is saved, and shows the edit once it is published", async () => {
     const documentId = await createArticle(app.strapi, { title: 'Thyme in pots', slug: 'thyme-in-pots', tags: 'Thyme' });
-    const titlesOfTag = async () => (await app.api().get('/api/artikel?tag=Thyme').expect(200)).body.data.map((article: { title: string }) => article.title);
+    const titlesOfTag = async () =>
+      (await app.api().get('/api/artikel?tag=Thyme').expect(200)).body.data.map((article: { title: string }) => article.title);
     expect((await app.api().get('/api/artikel/thyme-in-pots').expect(200)).body.data.title).toBe('Thyme in pots');
     expect(await titlesOfTag()).toEqual(['Thyme in pots']);
     await renameInTable(app, 'thyme-in-pots', 'Renamed in the table');
@@ -132,7 +147,8 @@ describe('related articles after a write', () => {
     const moss = await createCategory(app.strapi, 'Moss', 'moss');
     await createCategory(app.strapi, 'Harbour', 'harbour');
     // Five sharing a tag: each one's four related articles come from the tag alone.
-    for (let i = 1; i <= 5; i += 1) await createArticle(app.strapi, { title: `Moss ${i}`, slug: `moss-${i}`, category: moss, tags: 'Green' });
+    for (let i = 1; i <= 5; i += 1)
+      await createArticle(app.strapi, { title: `Moss ${i}`, slug: `moss-${i}`, category: moss, tags: 'Green' });
     // None sharing its tag: its related articles are its category's newest.
     await createArticle(app.strapi, { title: 'Lone moss', slug: 'lone-moss', category: moss, tags: 'Solo' });
   });
@@ -141,12 +157,15 @@ describe('related articles after a write', () => {
     await app.stop();
   });
 
-  const relatedOf = async (slug: string) => (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.related as Array<{ slug: string; title: string }>;
-  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
+  const relatedOf = async (slug: string) =>
+    (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.related as Array<{ slug: string; title: string }>;
+  const post = (body: Record<string, string>) =>
+    app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
 
   it('stay remembered when an article sharing none of their tags, or one ranking below all four, is published, and are chosen again when one ranks among them', async () => {
     const moss = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'moss' } }))!.documentId;
-    for (let i = 1; i <= 5; i += 1) await createArticle(app.strapi, { title: `Lichen ${i}`, slug: `lichen-${i}`, category: moss, tags: 'Lichen' });
+    for (let i = 1; i <= 5; i += 1)
+      await createArticle(app.strapi, { title: `Lichen ${i}`, slug: `lichen-${i}`, category: moss, tags: 'Lichen' });
     expect((await relatedOf('lichen-1')).map((article) => article.slug)).toEqual(['lichen-5', 'lichen-4', 'lichen-3', 'lichen-2']);
     await renameInTable(app, 'lichen-5', 'Renamed unannounced');
 
@@ -169,33 +188,69 @@ describe('related articles after a write', () => {
     const harbour = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'harbour' } }))!.documentId;
     const moss = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'moss' } }))!.documentId;
     await createArticle(app.strapi, { title: 'Pine and cone', slug: 'pine-and-cone', category: harbour, tags: 'Pine, Cone' });
-    for (let i = 1; i <= 4; i += 1) await createArticle(app.strapi, { title: `Pine and cone ${i}`, slug: `pine-and-cone-${i}`, category: harbour, tags: 'Pine, Cone' });
+    for (let i = 1; i <= 4; i += 1)
+      await createArticle(app.strapi, { title: `Pine and cone ${i}`, slug: `pine-and-cone-${i}`, category: harbour, tags: 'Pine, Cone' });
     // Newer articles with one of the two tags each: the four sharing both are the last of each tag's newest 50 (the article itself never counts).
-    for (let i = 1; i <= 46; i += 1) await createArticle(app.strapi, { title: `Pine only ${i}`, slug: `pine-only-${i}`, category: moss, tags: 'Pine' });
-    for (let i = 1; i <= 46; i += 1) await createArticle(app.strapi, { title: `Cone only ${i}`, slug: `cone-only-${i}`, category: moss, tags: 'Cone' });
-    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual(['pine-and-cone-4', 'pine-and-cone-3', 'pine-and-cone-2', 'pine-and-cone-1']);
+    for (let i = 1; i <= 46; i += 1)
+      await createArticle(app.strapi, { title: `Pine only ${i}`, slug: `pine-only-${i}`, category: moss, tags: 'Pine' });
+    for (let i = 1; i <= 46; i += 1)
+      await createArticle(app.strapi, { title: `Cone only ${i}`, slug: `cone-only-${i}`, category: moss, tags: 'Cone' });
+    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual([
+      'pine-and-cone-4',
+      'pine-and-cone-3',
+      'pine-and-cone-2',
+      'pine-and-cone-1',
+    ]);
 
     // Each new article shares one tag, ranking below the four; together they push the oldest of the four out of both tags' newest 50.
     await post({ title: 'Pine in snow', content: 'Needles.', category: 'Moss', tags: 'Pine' });
-    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual(['pine-and-cone-4', 'pine-and-cone-3', 'pine-and-cone-2', 'pine-and-cone-1']);
+    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual([
+      'pine-and-cone-4',
+      'pine-and-cone-3',
+      'pine-and-cone-2',
+      'pine-and-cone-1',
+    ]);
     const { body } = await post({ title: 'Cone in snow', content: 'Scales.', category: 'Moss', tags: 'Cone' });
-    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual(['pine-and-cone-4', 'pine-and-cone-3', 'pine-and-cone-2', body.data.slug]);
+    expect((await relatedOf('pine-and-cone')).map((article) => article.slug)).toEqual([
+      'pine-and-cone-4',
+      'pine-and-cone-3',
+      'pine-and-cone-2',
+      body.data.slug,
+    ]);
   });
 
-  it('are chosen again when articles published together in one transaction push one of them out of its tag\'s newest 50', async () => {
+  it("are chosen again when articles published together in one transaction push one of them out of its tag's newest 50", async () => {
     const harbour = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'harbour' } }))!.documentId;
     const moss = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'moss' } }))!.documentId;
     await createArticle(app.strapi, { title: 'Bramble', slug: 'bramble', category: harbour, tags: 'Bramble' });
     // Of the tag's 50 newest, four are of bramble's category: three newest and the oldest, the last of its newest 50.
     await createArticle(app.strapi, { title: 'Bramble at the edge', slug: 'bramble-at-the-edge', category: harbour, tags: 'Bramble' });
-    for (let i = 1; i <= 46; i += 1) await createArticle(app.strapi, { title: `Bramble in moss ${i}`, slug: `bramble-in-moss-${i}`, category: moss, tags: 'Bramble' });
-    for (let i = 1; i <= 3; i += 1) await createArticle(app.strapi, { title: `Bramble nearby ${i}`, slug: `bramble-nearby-${i}`, category: harbour, tags: 'Bramble' });
-    expect((await relatedOf('bramble')).map((article) => article.slug)).toEqual(['bramble-nearby-3', 'bramble-nearby-2', 'bramble-nearby-1', 'bramble-at-the-edge']);
+    for (let i = 1; i <= 46; i += 1)
+      await createArticle(app.strapi, { title: `Bramble in moss ${i}`, slug: `bramble-in-moss-${i}`, category: moss, tags: 'Bramble' });
+    for (let i = 1; i <= 3; i += 1)
+      await createArticle(app.strapi, { title: `Bramble nearby ${i}`, slug: `bramble-nearby-${i}`, category: harbour, tags: 'Bramble' });
+    expect((await relatedOf('bramble')).map((article) => article.slug)).toEqual([
+      'bramble-nearby-3',
+      'bramble-nearby-2',
+      'bramble-nearby-1',
+      'bramble-at-the-edge',
+    ]);
 
     // Three drafts of another category, published at once in one transaction (as the Content Manager's bulk publish does): each ranks below the four, together they push the edge out.
     const drafts: string[] = [];
-    for (let i = 1; i <= 3; i += 1) drafts.push(await createArticle(app.strapi, { title: `Bramble in bloom ${i}`, slug: `bramble-in-bloom-${i}`, category: moss, tags: 'Bramble', status: 'draft' }));
-    await app.strapi.db.transaction(() => Promise.all(drafts.map((documentId) => app.strapi.documents(ARTICLE_UID).publish({ documentId }))));
+    for (let i = 1; i <= 3; i += 1)
+      drafts.push(
+        await createArticle(app.strapi, {
+          title: `Bramble in bloom ${i}`,
+          slug: `bramble-in-bloom-${i}`,
+          category: moss,
+          tags: 'Bramble',
+          status: 'draft',
+        }),
+      );
+    await app.strapi.db.transaction(() =>
+      Promise.all(drafts.map((documentId) => app.strapi.documents(ARTICLE_UID).publish({ documentId }))),
+    );
     const related = (await relatedOf('bramble')).map((article) => article.slug);
     expect(related.slice(0, 3)).toEqual(['bramble-nearby-3', 'bramble-nearby-2', 'bramble-nearby-1']);
     expect(['bramble-in-bloom-1', 'bramble-in-bloom-2', 'bramble-in-bloom-3']).toContain(related[3]);
@@ -228,8 +283,10 @@ describe('filtered lists and searches after a write', () => {
     await app.stop();
   });
 
-  const titlesOf = async (query: string) => (await app.api().get(`/api/artikel?${query}`).expect(200)).body.data.map((article: { title: string }) => article.title);
-  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
+  const titlesOf = async (query: string) =>
+    (await app.api().get(`/api/artikel?${query}`).expect(200)).body.data.map((article: { title: string }) => article.title);
+  const post = (body: Record<string, string>) =>
+    app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
 
   it('stay remembered when an article outside their category or tag is published, and follow an article moved out of their category at once', async () => {
     const fjord = await createCategory(app.strapi, 'Fjord', 'fjord');
@@ -291,7 +348,7 @@ describe('filtered lists and searches after a write', () => {
     expect(await titlesOf('q=heron')).toEqual(['A heron in flight', 'Renamed unannounced again']);
   });
 
-  it('with a word outside ASCII are computed again after any article\'s write, as the database folds such letters its own way', async () => {
+  it("with a word outside ASCII are computed again after any article's write, as the database folds such letters its own way", async () => {
     await createArticle(app.strapi, { title: 'Möwe am Deich', slug: 'moewe-am-deich', content: 'Salzwiesen.' });
     expect(await titlesOf('q=möwe')).toEqual(['Möwe am Deich']);
     await renameInTable(app, 'moewe-am-deich', 'Möwe, renamed unannounced');
@@ -314,7 +371,8 @@ describe('a new category', () => {
     await app.stop();
   });
 
-  const categoryNames = async () => ((await app.api().get('/api/artikel/categories').expect(200)).body.data as Array<{ name: string }>).map((category) => category.name);
+  const categoryNames = async () =>
+    ((await app.api().get('/api/artikel/categories').expect(200)).body.data as Array<{ name: string }>).map((category) => category.name);
   const titleOf = async (slug: string) => (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.title as string;
 
   it('shows in the category list at once, while article pages stay remembered', async () => {
@@ -329,11 +387,16 @@ describe('a new category', () => {
   });
 
   it("that an article is put in when it is created shows on that article's page at once", async () => {
-    const [article] = (await app.strapi.documents(ARTICLE_UID).findMany({ filters: { slug: 'paper-backdrops' }, status: 'published' })) as Array<{ id: number }>;
+    const [article] = (await app.strapi
+      .documents(ARTICLE_UID)
+      .findMany({ filters: { slug: 'paper-backdrops' }, status: 'published' })) as Array<{ id: number }>;
     expect((await app.api().get('/api/artikel/paper-backdrops').expect(200)).body.data.category?.slug).not.toBe('muslin');
 
     await app.strapi.documents(CATEGORY_UID).create({ data: { name: 'Muslin', slug: 'muslin', articles: { connect: [article.id] } } });
-    expect((await app.api().get('/api/artikel/paper-backdrops').expect(200)).body.data.category).toEqual({ name: 'Muslin', slug: 'muslin' });
+    expect((await app.api().get('/api/artikel/paper-backdrops').expect(200)).body.data.category).toEqual({
+      name: 'Muslin',
+      slug: 'muslin',
+    });
   });
 });
 

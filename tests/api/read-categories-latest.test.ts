@@ -20,7 +20,14 @@ beforeAll(async () => {
   const first = await createMediaFile(app.strapi, 'first.jpg', 800, 600);
   const second = await createMediaFile(app.strapi, 'second.jpg', 600, 800);
   await app.strapi.documents(ARTICLE_UID).create({
-    data: { title: 'Gallery night', slug: 'gallery-night', content: 'Pictures.', category: astro, cover, gallery: [first, second] } as never,
+    data: {
+      title: 'Gallery night',
+      slug: 'gallery-night',
+      content: 'Pictures.',
+      category: astro,
+      cover,
+      gallery: [first, second],
+    } as never,
     status: 'published',
   });
 });
@@ -61,8 +68,26 @@ describe('media from the Media Library', () => {
   it('serves the gallery with url, alt, caption and size, in order', async () => {
     const { body } = await app.api().get('/api/artikel/gallery-night').expect(200);
     expect(body.data.gallery).toEqual([
-      { url: '/uploads/first.jpg', alt: 'Alt of first.jpg', caption: 'Caption of first.jpg', width: 800, height: 600, mime: 'image/jpeg', formats: [], srcset: '/uploads/first.jpg 800w' },
-      { url: '/uploads/second.jpg', alt: 'Alt of second.jpg', caption: 'Caption of second.jpg', width: 600, height: 800, mime: 'image/jpeg', formats: [], srcset: '/uploads/second.jpg 600w' },
+      {
+        url: '/uploads/first.jpg',
+        alt: 'Alt of first.jpg',
+        caption: 'Caption of first.jpg',
+        width: 800,
+        height: 600,
+        mime: 'image/jpeg',
+        formats: [],
+        srcset: '/uploads/first.jpg 800w',
+      },
+      {
+        url: '/uploads/second.jpg',
+        alt: 'Alt of second.jpg',
+        caption: 'Caption of second.jpg',
+        width: 600,
+        height: 800,
+        mime: 'image/jpeg',
+        formats: [],
+        srcset: '/uploads/second.jpg 600w',
+      },
     ]);
   });
 
@@ -97,7 +122,11 @@ describe('drafts', () => {
 
 describe('GET /api/artikel/openapi.json', () => {
   it('serves the OpenAPI document kept in the repository, to anyone', async () => {
-    const response = await app.api().get('/api/artikel/openapi.json').expect(200).expect('Content-Type', /application\/json/);
+    const response = await app
+      .api()
+      .get('/api/artikel/openapi.json')
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
     expect(response.body).toEqual(openApiDocument);
     expect(response.body.openapi).toBe('3.1.0');
   });

@@ -28,7 +28,11 @@ afterAll(async () => {
 async function readEverything() {
   const list = (await app.api().get('/api/artikel').expect(200)).body.data as Summary[];
   const latest = (await app.api().get('/api/artikel/latest').expect(200)).body.data as Summary[];
-  const categories = (await app.api().get('/api/artikel/categories').expect(200)).body.data as Array<{ slug: string; name: string; article_count: number }>;
+  const categories = (await app.api().get('/api/artikel/categories').expect(200)).body.data as Array<{
+    slug: string;
+    name: string;
+    article_count: number;
+  }>;
   const searched = (await app.api().get('/api/artikel?q=hoarfrost').expect(200)).body.data as Summary[];
   return { list, latest, categories, searched };
 }
@@ -39,7 +43,12 @@ describe('public reads after writes', () => {
   it('show an article published through POST at once, everywhere', async () => {
     await readEverything();
     await app.api().get('/api/artikel/frost-on-birches').expect(404);
-    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Frost on birches', category: 'Landscapes', content: 'Hoarfrost.', tags: 'Fog' }).expect(201);
+    await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ title: 'Frost on birches', category: 'Landscapes', content: 'Hoarfrost.', tags: 'Fog' })
+      .expect(201);
 
     const after = await readEverything();
     expect(slugs(after.list)).toEqual(['frost-on-birches', 'fog-at-dawn']);

@@ -34,7 +34,11 @@ afterAll(async () => {
   await app.stop();
 });
 
-const pageOf = async (query: Record<string, string>) => (await app.api().get('/api/artikel').query(query).expect(200)).body as { data: Array<{ slug: string }>; meta: { pagination: { total: number } } };
+const pageOf = async (query: Record<string, string>) =>
+  (await app.api().get('/api/artikel').query(query).expect(200)).body as {
+    data: Array<{ slug: string }>;
+    meta: { pagination: { total: number } };
+  };
 
 describe('list pages of many and of few matches', () => {
   it.each([

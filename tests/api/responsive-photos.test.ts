@@ -33,12 +33,22 @@ function photo(width: number, height: number, hue: number): Promise<Buffer> {
       pixels[offset + 2] = hue;
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
 }
 
 /** Uploads through the Media Library's own route, as the admin's upload dialog does. */
-async function upload(name: string, width: number, height: number, hue: number): Promise<{ id: number; formats: Record<string, { width: number }> }> {
-  const response = await editor.signed(app.api().post('/upload')).attach('files', await photo(width, height, hue), { filename: name, contentType: 'image/jpeg' }).expect(201);
+async function upload(
+  name: string,
+  width: number,
+  height: number,
+  hue: number,
+): Promise<{ id: number; formats: Record<string, { width: number }> }> {
+  const response = await editor
+    .signed(app.api().post('/upload'))
+    .attach('files', await photo(width, height, hue), { filename: name, contentType: 'image/jpeg' })
+    .expect(201);
   const [file] = response.body as Array<{ id: number; formats: Record<string, { width: number }> }>;
   uploaded.push(file.id);
   return file;
@@ -65,7 +75,9 @@ function expectResponsive(image: Photo, originalWidth: number): void {
     expect(format.mime).toBe('image/jpeg');
     expect(Math.abs(format.width / format.height - image.width / image.height)).toBeLessThan(0.02);
   }
-  expect(image.srcset).toBe([...image.formats.map((format) => `${format.url} ${format.width}w`), `${image.url} ${originalWidth}w`].join(', '));
+  expect(image.srcset).toBe(
+    [...image.formats.map((format) => `${format.url} ${format.width}w`), `${image.url} ${originalWidth}w`].join(', '),
+  );
 }
 
 describe('responsive photos', () => {
@@ -80,17 +92,32 @@ describe('responsive photos', () => {
     expect(Object.keys(cover.formats).sort()).toEqual(['large', 'medium', 'small', 'thumbnail']);
     const category = await createCategory(app.strapi, 'Harbours', 'harbours');
     await app.strapi.documents(ARTICLE_UID).create({
-      data: { title: 'Harbour at blue hour', slug: 'harbour', content: 'Boats.', category, cover: cover.id, gallery: gallery.map((file) => file.id) },
+      data: {
+        title: 'Harbour at blue hour',
+        slug: 'harbour',
+        content: 'Boats.',
+        category,
+        cover: cover.id,
+        gallery: gallery.map((file) => file.id),
+      },
       status: 'published',
     });
 
-    const article = (await app.api().get('/api/artikel/harbour').expect(200)).body.data as { cover: Photo; cover_image_url: string; gallery: Photo[]; json_ld: string };
+    const article = (await app.api().get('/api/artikel/harbour').expect(200)).body.data as {
+      cover: Photo;
+      cover_image_url: string;
+      gallery: Photo[];
+      json_ld: string;
+    };
     expectResponsive(article.cover, 1600);
     expect(article.cover_image_url).toBe(article.cover.url);
     expect(article.gallery).toHaveLength(2);
     expectResponsive(article.gallery[0], 1200);
     expectResponsive(article.gallery[1], 1400);
-    expect((JSON.parse(article.json_ld) as { image: string[] }).image).toEqual([article.cover.url, ...article.gallery.map((image) => image.url)]);
+    expect((JSON.parse(article.json_ld) as { image: string[] }).image).toEqual([
+      article.cover.url,
+      ...article.gallery.map((image) => image.url),
+    ]);
 
     const listed = (await app.api().get('/api/artikel?kategori=harbours').expect(200)).body.data[0] as { cover: Photo };
     expect(listed.cover).toEqual(article.cover);
@@ -98,7 +125,10 @@ describe('responsive photos', () => {
 
   it('leaves cover null for an article whose cover is only a linked URL', async () => {
     const category = await createCategory(app.strapi, 'Links', 'links');
-    await app.strapi.documents(ARTICLE_UID).create({ data: { title: 'Linked', slug: 'linked', content: 'x', category, cover_image_url: 'https://cdn.example/x.jpg' }, status: 'published' });
+    await app.strapi.documents(ARTICLE_UID).create({
+      data: { title: 'Linked', slug: 'linked', content: 'x', category, cover_image_url: 'https://cdn.example/x.jpg' },
+      status: 'published',
+    });
     const article = (await app.api().get('/api/artikel/linked').expect(200)).body.data;
     expect(article.cover).toBeNull();
     expect(article.cover_image_url).toBe('https://cdn.example/x.jpg');

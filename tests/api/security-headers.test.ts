@@ -37,6 +37,7 @@ beforeAll(async () => {
   // Strapi's own strapi::security by itself (the app's registry holds it extended), built from the
   // app's middleware config, which gives it none. Loaded by its file: @strapi/core exports no deep paths.
   const securityFile = path.join(path.dirname(require.resolve('@strapi/core/package.json')), 'dist/middlewares/security.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file by its path, which an import cannot name
   const factory = (require(securityFile) as { security: (config: object, context: { strapi: Core.Strapi }) => Koa.Middleware }).security;
   const alone = new Koa();
   alone.use(factory({}, { strapi: app.strapi }));
@@ -73,7 +74,11 @@ describe('security headers', () => {
 
 describe('bodies of requests', () => {
   it('answers a GET that carries a JSON body as one without it', async () => {
-    const withBody = await app.api().get('/api/artikel/harbour-at-dawn').set('Content-Type', 'application/json').send('{"title":"ignored"}');
+    const withBody = await app
+      .api()
+      .get('/api/artikel/harbour-at-dawn')
+      .set('Content-Type', 'application/json')
+      .send('{"title":"ignored"}');
     expect(withBody.status).toBe(200);
     expect(withBody.body.data).toMatchObject({ slug: 'harbour-at-dawn', title: 'Harbour at dawn' });
   });

@@ -8,7 +8,11 @@ let app: TestApp;
 
 beforeAll(async () => {
   // Three article pages per file, so seven articles need an index of three files.
-  for (const [name, value] of Object.entries({ SITE_ARTICLE_URL: SITE, ARTIKEL_SITEMAP_URLS: '3', PUBLIC_URL: 'https://api.studio.example' })) {
+  for (const [name, value] of Object.entries({
+    SITE_ARTICLE_URL: SITE,
+    ARTIKEL_SITEMAP_URLS: '3',
+    PUBLIC_URL: 'https://api.studio.example',
+  })) {
     saved[name] = process.env[name];
     process.env[name] = value;
   }
@@ -20,7 +24,12 @@ beforeAll(async () => {
     data: { title: 'Dunes at dawn', slug: 'dunes', content: 'Sand.', category, cover, gallery },
     status: 'published',
   });
-  await createArticle(app.strapi, { title: 'Linked cover', slug: 'linked-cover', category, cover_image_url: 'https://cdn.studio.example/linked.jpg' });
+  await createArticle(app.strapi, {
+    title: 'Linked cover',
+    slug: 'linked-cover',
+    category,
+    cover_image_url: 'https://cdn.studio.example/linked.jpg',
+  });
   for (let index = 0; index < 5; index += 1) await createArticle(app.strapi, { title: `Plain ${index}`, slug: `plain-${index}`, category });
   await createArticle(app.strapi, { title: 'Unseen draft', slug: 'unseen-draft', category, status: 'draft' });
 });
@@ -43,14 +52,22 @@ interface UrlEntry {
 
 describe('the sitemap', () => {
   it('is an index of files once the articles outnumber one file, each file a valid urlset', async () => {
-    const root = await app.api().get('/api/artikel/sitemap.xml').expect(200).expect('Content-Type', /application\/xml/);
+    const root = await app
+      .api()
+      .get('/api/artikel/sitemap.xml')
+      .expect(200)
+      .expect('Content-Type', /application\/xml/);
     const index = xml.parse(root.text) as { sitemapindex: { '@_xmlns': string; sitemap: Array<{ loc: string }> } };
     expect(index.sitemapindex['@_xmlns']).toBe('http://www.sitemaps.org/schemas/sitemap/0.9');
-    expect(index.sitemapindex.sitemap.map((file) => file.loc)).toEqual([1, 2, 3].map((page) => `https://api.studio.example/api/artikel/sitemap/${page}`));
+    expect(index.sitemapindex.sitemap.map((file) => file.loc)).toEqual(
+      [1, 2, 3].map((page) => `https://api.studio.example/api/artikel/sitemap/${page}`),
+    );
 
     const entries: UrlEntry[] = [];
     for (const page of [1, 2, 3]) {
-      const file = xml.parse((await app.api().get(`/api/artikel/sitemap/${page}`).expect(200)).text) as { urlset: { '@_xmlns:image': string; url: UrlEntry[] } };
+      const file = xml.parse((await app.api().get(`/api/artikel/sitemap/${page}`).expect(200)).text) as {
+        urlset: { '@_xmlns:image': string; url: UrlEntry[] };
+      };
       expect(file.urlset['@_xmlns:image']).toBe('http://www.google.com/schemas/sitemap-image/1.1');
       expect(file.urlset.url.length).toBeLessThanOrEqual(3);
       entries.push(...file.urlset.url);
@@ -65,7 +82,9 @@ describe('the sitemap', () => {
       'https://api.studio.example/uploads/dunes-1.jpg',
       'https://api.studio.example/uploads/dunes-2.jpg',
     ]);
-    expect(entries.find((entry) => entry.loc.endsWith('/linked-cover'))?.['image:image']?.map((image) => image['image:loc'])).toEqual(['https://cdn.studio.example/linked.jpg']);
+    expect(entries.find((entry) => entry.loc.endsWith('/linked-cover'))?.['image:image']?.map((image) => image['image:loc'])).toEqual([
+      'https://cdn.studio.example/linked.jpg',
+    ]);
     expect(entries.find((entry) => entry.loc.endsWith('/plain-0'))?.['image:image']).toBeUndefined();
     expect(root.text + entries.map((entry) => entry.loc).join()).not.toContain('unseen-draft');
   });

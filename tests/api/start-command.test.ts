@@ -81,7 +81,11 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 describe('npm start', () => {
   it.each([
     ['with no NODE_OPTIONS of the operator, caps V8 at package.json config.heap_mb', undefined, HEAP_CAP],
-    ["with the operator's NODE_OPTIONS, passes them after the cap, so theirs win", '--max-old-space-size=512', `${HEAP_CAP} --max-old-space-size=512`],
+    [
+      "with the operator's NODE_OPTIONS, passes them after the cap, so theirs win",
+      '--max-old-space-size=512',
+      `${HEAP_CAP} --max-old-space-size=512`,
+    ],
   ])('serves the API, and %s', async (_case, operatorOptions, expectedOptions) => {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {

@@ -23,7 +23,10 @@ describe('npm run token', () => {
     const databaseFile = path.join(folder, 'data.db');
     const env = { ...process.env, ...(await serviceDatabaseEnv(databaseFile)) };
     const started = Date.now();
-    const { stdout, stderr } = await run('node', [path.join(APP_DIR, 'scripts', 'create-api-token.js'), 'n8n-workflow'], { cwd: APP_DIR, env });
+    const { stdout, stderr } = await run('node', [path.join(APP_DIR, 'scripts', 'create-api-token.js'), 'n8n-workflow'], {
+      cwd: APP_DIR,
+      env,
+    });
     process.stdout.write(`[automation] npm run token: ${Date.now() - started} ms\n`);
 
     expect(stderr).toMatch(/loading Strapi/);

@@ -50,7 +50,13 @@ describe('article reads while a write holds the database', () => {
     app = await startStrapi();
     const studio = await createCategory(app.strapi, 'Studio', 'studio');
     readId = await createArticle(app.strapi, { title: 'Window light portraits', slug: 'window-light', category: studio, tags: 'Light' });
-    await createArticle(app.strapi, { title: 'Rim light on a budget', slug: 'rim-light', category: studio, tags: 'Light', summary: 'As published.' });
+    await createArticle(app.strapi, {
+      title: 'Rim light on a budget',
+      slug: 'rim-light',
+      category: studio,
+      tags: 'Light',
+      summary: 'As published.',
+    });
   });
 
   afterAll(async () => {
@@ -83,7 +89,8 @@ describe('views counted just before the app stops', () => {
     let app = await startStrapi();
     try {
       const id = await createArticle(app.strapi, { title: 'Golden hour on the coast', slug: 'golden-coast' });
-      for (let read = 1; read <= 3; read += 1) expect((await app.api().get('/api/artikel/golden-coast').expect(200)).body.data.views).toBe(read);
+      for (let read = 1; read <= 3; read += 1)
+        expect((await app.api().get('/api/artikel/golden-coast').expect(200)).body.data.views).toBe(read);
       await app.stop({ keepDatabase: true });
       process.env.ARTIKEL_VIEW_WRITE_MS = interval;
       app = await startStrapi({ databaseFile: app.databaseFile });

@@ -15,7 +15,15 @@ import { gradientPng } from './support/png';
 
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Step budgets (the second argument of each step) are 10x or more what the steps take on a busy
@@ -30,7 +38,8 @@ const ADMIN = { firstname: 'Erika', lastname: 'Editor', email: 'erika@lichtbild.
 const CATEGORY = 'Weddings';
 const ARTICLE = {
   title: 'Golden hour on the lake',
-  content: 'We met the couple at the pier an hour before sunset. **Backlight** and a reflector did the rest.\n\nThe boat ride was their idea.',
+  content:
+    'We met the couple at the pier an hour before sunset. **Backlight** and a reflector did the rest.\n\nThe boat ride was their idea.',
   tags: 'Wedding, Lake, golden hour',
 };
 const EDITED = {
@@ -38,8 +47,22 @@ const EDITED = {
   content: 'Second look at the pier: the **blue hour** after sunset was even better.',
 };
 const IMAGES = [
-  { file: 'pier-at-sunset.png', width: 320, height: 200, rgb: [200, 120, 40] as [number, number, number], alt: 'Couple on a wooden pier at sunset', caption: 'The pier at golden hour' },
-  { file: 'boat-on-the-lake.png', width: 240, height: 160, rgb: [30, 90, 200] as [number, number, number], alt: 'Rowing boat on a calm blue lake', caption: 'Boat ride after the ceremony' },
+  {
+    file: 'pier-at-sunset.png',
+    width: 320,
+    height: 200,
+    rgb: [200, 120, 40] as [number, number, number],
+    alt: 'Couple on a wooden pier at sunset',
+    caption: 'The pier at golden hour',
+  },
+  {
+    file: 'boat-on-the-lake.png',
+    width: 240,
+    height: 160,
+    rgb: [30, 90, 200] as [number, number, number],
+    alt: 'Rowing boat on a calm blue lake',
+    caption: 'Boat ride after the ceremony',
+  },
 ];
 
 let folder: string | undefined;
@@ -68,7 +91,14 @@ interface GalleryItem {
 
 /** The parts of the contract's answers the walk reads; everything else is compared whole. */
 interface ContractBody {
-  data: { views: number; content: string; content_html: string; cover_image_url: string | null; gallery: GalleryItem[]; [field: string]: unknown };
+  data: {
+    views: number;
+    content: string;
+    content_html: string;
+    cover_image_url: string | null;
+    gallery: GalleryItem[];
+    [field: string]: unknown;
+  };
   error?: Record<string, unknown>;
 }
 
@@ -106,11 +136,20 @@ async function readArticle(slug: string): Promise<ApiAnswer> {
  */
 async function expectNotice(text: string, timeout = NOTICE_MS): Promise<void> {
   const region = page.getByRole('region', { name: /^Notifications/ });
-  const success = region.getByRole('listitem').filter({ has: page.getByRole('status').filter({ hasText: text }) }).first();
+  const success = region
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('status').filter({ hasText: text }) })
+    .first();
   const failure = region.getByRole('alert').first();
   const outcome = await Promise.race([
-    success.waitFor({ timeout }).then(() => 'success' as const, () => 'timeout' as const),
-    failure.waitFor({ timeout }).then(() => 'failure' as const, () => 'timeout' as const),
+    success.waitFor({ timeout }).then(
+      () => 'success' as const,
+      () => 'timeout' as const,
+    ),
+    failure.waitFor({ timeout }).then(
+      () => 'failure' as const,
+      () => 'timeout' as const,
+    ),
   ]);
   if (outcome === 'failure') throw new Error(`expected the notice "${text}", the admin showed the error "${await failure.innerText()}"`);
   if (outcome === 'timeout') throw new Error(`no notice "${text}" within ${timeout} ms`);
@@ -164,7 +203,11 @@ let stepCount = 0;
 function step(name: string, budgetMs: number, body: () => Promise<void>): void {
   stepCount += 1;
   const number = stepCount;
-  const file = `${String(number).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60)}`;
+  const file = `${String(number).padStart(2, '0')}-${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60)}`;
   it(
     name,
     async () => {
@@ -191,10 +234,12 @@ function step(name: string, budgetMs: number, body: () => Promise<void>): void {
       timings.push({ step: number, name, ms, passed });
       await page.screenshot({ path: path.join(ARTIFACTS, `${file}${passed ? '' : '.failed'}.png`), fullPage: true }).catch(() => undefined);
       const counts = new Map<string, number>();
-      for (const problem of problems) counts.set(`${problem.kind}: ${problem.text}`, (counts.get(`${problem.kind}: ${problem.text}`) ?? 0) + 1);
+      for (const problem of problems)
+        counts.set(`${problem.kind}: ${problem.text}`, (counts.get(`${problem.kind}: ${problem.text}`) ?? 0) + 1);
       const unexpected = [...counts].map(([text, count]) => `- ${text}${count > 1 ? ` (${count} times)` : ''}`).join('\n');
       if (failure !== undefined) {
-        if (unexpected && failure instanceof Error) failure.message += `\n\nAlso unexpected in the browser during this step:\n${unexpected}`;
+        if (unexpected && failure instanceof Error)
+          failure.message += `\n\nAlso unexpected in the browser during this step:\n${unexpected}`;
         throw failure;
       }
       if (unexpected) throw new Error(`Unexpected in the browser during this step:\n${unexpected}`);
@@ -416,14 +461,20 @@ describe("an editor's day in the admin of a production build", () => {
 
     await openArticleFromList(EDITED.title);
     const [cover, second] = IMAGES;
-    await page.getByRole('region', { name: 'Cover photo', exact: true }).getByRole('button', { name: /^Click to add an asset/ }).click();
+    await page
+      .getByRole('region', { name: 'Cover photo', exact: true })
+      .getByRole('button', { name: /^Click to add an asset/ })
+      .click();
     let picker = page.getByRole('dialog', { name: 'Add new assets' });
     await picker.getByRole('checkbox', { name: cover.file, exact: true }).check();
     await picker.getByRole('button', { name: 'Finish' }).click();
     await picker.waitFor({ state: 'detached' });
     await page.getByRole('region', { name: 'Cover photo', exact: true }).getByRole('img', { name: cover.alt }).waitFor();
 
-    await page.getByRole('region', { name: 'Gallery', exact: true }).getByRole('button', { name: /^Click to add an asset/ }).click();
+    await page
+      .getByRole('region', { name: 'Gallery', exact: true })
+      .getByRole('button', { name: /^Click to add an asset/ })
+      .click();
     picker = page.getByRole('dialog', { name: 'Add new assets' });
     for (const image of IMAGES) await picker.getByRole('checkbox', { name: image.file, exact: true }).check();
     await picker.getByRole('button', { name: 'Finish' }).click();
@@ -442,8 +493,24 @@ describe("an editor's day in the admin of a production build", () => {
     expect(gallery).toEqual([
       // Each with the smaller copies the Media Library made of it (a thumbnail at these sizes) and a
       // srcset of them, on the service's public address (PUBLIC_URL, which production requires).
-      expect.objectContaining({ url: expect.stringMatching(UPLOADED_PNG), alt: cover.alt, caption: cover.caption, width: cover.width, height: cover.height, mime: 'image/png', srcset: expect.stringMatching(/ 245w, .+ 320w$/) }),
-      expect.objectContaining({ url: expect.stringMatching(UPLOADED_PNG), alt: second.alt, caption: second.caption, width: second.width, height: second.height, mime: 'image/png', srcset: expect.stringMatching(/ 240w$/) }),
+      expect.objectContaining({
+        url: expect.stringMatching(UPLOADED_PNG),
+        alt: cover.alt,
+        caption: cover.caption,
+        width: cover.width,
+        height: cover.height,
+        mime: 'image/png',
+        srcset: expect.stringMatching(/ 245w, .+ 320w$/),
+      }),
+      expect.objectContaining({
+        url: expect.stringMatching(UPLOADED_PNG),
+        alt: second.alt,
+        caption: second.caption,
+        width: second.width,
+        height: second.height,
+        mime: 'image/png',
+        srcset: expect.stringMatching(/ 240w$/),
+      }),
     ]);
     expect(read.body.data.cover_image_url).toBe(gallery[0].url);
     for (const url of [read.body.data.cover_image_url, gallery[1].url]) {
@@ -477,11 +544,21 @@ describe("an editor's day in the admin of a production build", () => {
     const posted = await api('/api/artikel', {
       method: 'POST',
       headers: { Authorization: `Bearer ${copied}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ title: 'Spring mini sessions are open', category: 'weddings', content: 'Book a **20-minute** session in the garden.', tags: 'Portrait, Spring' }),
+      body: JSON.stringify({
+        title: 'Spring mini sessions are open',
+        category: 'weddings',
+        content: 'Book a **20-minute** session in the garden.',
+        tags: 'Portrait, Spring',
+      }),
     });
     expect(posted.status).toBe(201);
     expect(posted.headers.get('location')).toBe('/api/artikel/spring-mini-sessions-are-open');
-    expect(posted.body.data).toMatchObject({ slug: 'spring-mini-sessions-are-open', author: STUDIO_NAME, category: { name: CATEGORY, slug: 'weddings' }, status: 'published' });
+    expect(posted.body.data).toMatchObject({
+      slug: 'spring-mini-sessions-are-open',
+      author: STUDIO_NAME,
+      category: { name: CATEGORY, slug: 'weddings' },
+      status: 'published',
+    });
     const read = await api('/api/artikel/spring-mini-sessions-are-open');
     expect(read.status).toBe(200);
   });

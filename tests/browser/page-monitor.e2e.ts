@@ -8,7 +8,15 @@ import { chromium, type Browser } from 'playwright-core';
 import { PageMonitor } from './support/monitor';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const PAGE = `<!doctype html><title>monitor check</title><script>
   Promise.all([
@@ -24,7 +32,14 @@ const PAGE = `<!doctype html><title>monitor check</title><script>
   });
 </script>`;
 
-const STATUS: Record<string, number> = { '/': 200, '/ok': 200, '/missing': 404, '/boom': 500, '/admin/ai-feature-config': 404, '/favicon.ico': 500 };
+const STATUS: Record<string, number> = {
+  '/': 200,
+  '/ok': 200,
+  '/missing': 404,
+  '/boom': 500,
+  '/admin/ai-feature-config': 404,
+  '/favicon.ico': 500,
+};
 
 let server: http.Server;
 let origin: string;
@@ -75,7 +90,9 @@ describe('the page monitor of the browser suite', () => {
   }, 60_000);
 
   it('does not report a 4xx the step says it expects', async () => {
-    const { problems } = await visit((monitor) => monitor.expect([{ method: 'GET', path: /^\/missing$/, status: 404, reason: 'this check asks for it' }]));
+    const { problems } = await visit((monitor) =>
+      monitor.expect([{ method: 'GET', path: /^\/missing$/, status: 404, reason: 'this check asks for it' }]),
+    );
     expect(problems.filter((problem) => problem.includes('/missing'))).toEqual([]);
   }, 60_000);
 });

@@ -73,10 +73,30 @@ function withoutRelatedViews(body: unknown): unknown {
 }
 
 const ARTICLES = [
-  { title: 'Spring mini sessions are open', category: 'Portraits', tags: 'Portrait, Spring, Offer', content: 'Book a **20-minute** session in the garden.\n\nSlots fill fast.' },
-  { title: 'How we edit a wedding gallery', category: 'Weddings', tags: 'Wedding, Editing', content: 'Culling, colour, and the *final* sequence.' },
-  { title: 'Über Licht im Studio', category: 'Studio', tags: 'Licht, Studio, Portrait', content: 'Weiches Licht für Porträts: ein Überblick.' },
-  { title: 'Newborn safety first', category: 'Portraits', tags: 'Newborn, Safety', content: 'Warm room, slow poses, and a parent always in reach.' },
+  {
+    title: 'Spring mini sessions are open',
+    category: 'Portraits',
+    tags: 'Portrait, Spring, Offer',
+    content: 'Book a **20-minute** session in the garden.\n\nSlots fill fast.',
+  },
+  {
+    title: 'How we edit a wedding gallery',
+    category: 'Weddings',
+    tags: 'Wedding, Editing',
+    content: 'Culling, colour, and the *final* sequence.',
+  },
+  {
+    title: 'Über Licht im Studio',
+    category: 'Studio',
+    tags: 'Licht, Studio, Portrait',
+    content: 'Weiches Licht für Porträts: ein Überblick.',
+  },
+  {
+    title: 'Newborn safety first',
+    category: 'Portraits',
+    tags: 'Newborn, Safety',
+    content: 'Warm room, slow poses, and a parent always in reach.',
+  },
   { title: 'Second shooter notes', category: 'weddings', tags: 'Wedding, Team', content: 'Who covers what during the ceremony.' },
   { title: 'Gear we retired', category: 'Studio', content: 'Old strobes, new LEDs, 100% less heat.' },
   { title: 'A draft nobody sees', category: 'Studio', tags: 'Secret', content: 'Not yet.', status: 'draft' },
@@ -126,7 +146,8 @@ describe('moving the data with strapi export and strapi import', () => {
         if (article.status !== 'draft') slugs.push(data.slug);
       }
       // Views: 3, 2, 1, 0, ... reads before the move.
-      for (const [index, slug] of slugs.entries()) for (let read = 0; read < Math.max(0, 3 - index); read += 1) await get(source, `/api/artikel/${slug}`);
+      for (const [index, slug] of slugs.entries())
+        for (let read = 0; read < Math.max(0, 3 - index); read += 1) await get(source, `/api/artikel/${slug}`);
       // Each article's answer (which counts a view), then the reads that count none.
       for (const slug of slugs) bySlug[slug] = await get(source, `/api/artikel/${slug}`);
       before = await publicReads(source);
@@ -160,7 +181,8 @@ describe('moving the data with strapi export and strapi import', () => {
 
     const destination = await startServiceProcess(destinationFile, await destinationEnv());
     try {
-      const slugsOf = async (url: string) => ((await get(destination, url)) as { data: Array<{ slug: string }> }).data.map((article) => article.slug);
+      const slugsOf = async (url: string) =>
+        ((await get(destination, url)) as { data: Array<{ slug: string }> }).data.map((article) => article.slug);
       expect(await slugsOf('/api/artikel?tag=fresh')).toEqual([slug]);
       expect(await slugsOf('/api/artikel?tag=offer')).toEqual([]);
       expect(await slugsOf('/api/artikel?q=sessions%20moved')).toEqual([slug]);

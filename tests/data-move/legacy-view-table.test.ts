@@ -45,7 +45,9 @@ describe('view counts of the old artikel_views table', () => {
     expect(await app.strapi.db.connection.schema.hasTable('artikel_views')).toBe(false);
     expect(await storedViews(app.strapi, counted)).toBe(41);
     expect(await storedViews(app.strapi, readSince)).toBe(7);
-    const rows = (await app.strapi.documents('plugin::artikel.view-count').findMany({ sort: 'views:desc' })) as unknown as Array<Record<string, unknown>>;
+    const rows = (await app.strapi.documents('plugin::artikel.view-count').findMany({ sort: 'views:desc' })) as unknown as Array<
+      Record<string, unknown>
+    >;
     expect(rows.map((row) => [row.article_document_id, row.views])).toEqual([
       [counted, 41],
       [readSince, 7],

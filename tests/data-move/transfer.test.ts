@@ -44,13 +44,24 @@ const ARTICLES = [
   { title: 'Transferred wedding notes', category: 'Weddings', tags: 'Wedding, Portrait', content: 'Rings, rain and a borrowed umbrella.' },
   { title: 'Transferred draft', category: 'Studio', tags: 'Secret', content: 'Not yet.', status: 'draft' },
 ];
-const READS = ['/api/artikel', '/api/artikel/categories', '/api/artikel/latest', '/api/artikel?q=umbrella', '/api/artikel?tag=portrait', '/api/artikel?kategori=weddings', '/api/artikel?tag=secret'];
+const READS = [
+  '/api/artikel',
+  '/api/artikel/categories',
+  '/api/artikel/latest',
+  '/api/artikel?q=umbrella',
+  '/api/artikel?tag=portrait',
+  '/api/artikel?kategori=weddings',
+  '/api/artikel?tag=secret',
+];
 
 async function publicReads(service: ServiceProcess, slugs: string[]): Promise<Record<string, unknown>> {
   const answers: Record<string, unknown> = {};
   for (const url of READS) answers[url] = await json(service, url);
   // Each article by slug counts a view: read here only through the lists' counts, plus the 404s of the old data.
-  for (const slug of slugs) answers[`views of ${slug}`] = ((await json(service, `/api/artikel?q=${encodeURIComponent(slug.replaceAll('-', ' '))}`)).body as { data: Array<{ views: number }> }).data.map((article) => article.views);
+  for (const slug of slugs)
+    answers[`views of ${slug}`] = (
+      (await json(service, `/api/artikel?q=${encodeURIComponent(slug.replaceAll('-', ' '))}`)).body as { data: Array<{ views: number }> }
+    ).data.map((article) => article.views);
   return answers;
 }
 
@@ -107,7 +118,10 @@ describe('moving the data with strapi transfer into a running service', () => {
 
       // Files are left out: the destination runs in this very app folder, and a transfer of files
       // would move its public/uploads aside (uploads_backup_*); the public reads carry none here.
-      await strapiCli(['transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--exclude', 'files', '--force'], sqliteEnv(sourceFile));
+      await strapiCli(
+        ['transfer', '--to', `${destination.baseUrl}/admin`, '--to-token', transferToken, '--exclude', 'files', '--force'],
+        sqliteEnv(sourceFile),
+      );
 
       const started = Date.now();
       let after = await publicReads(destination, slugs);
@@ -116,7 +130,9 @@ describe('moving the data with strapi transfer into a running service', () => {
         after = await publicReads(destination, slugs);
       }
       expect(after).toEqual(before);
-      process.stdout.write(`[data-move ${currentStore()}] strapi transfer into a running service: every public read as on the source ${Date.now() - started} ms after the transfer ended\n`);
+      process.stdout.write(
+        `[data-move ${currentStore()}] strapi transfer into a running service: every public read as on the source ${Date.now() - started} ms after the transfer ended\n`,
+      );
       const article = (await json(destination, `/api/artikel/${slugs[0]}`)).body as { data: { views: number } };
       expect(article.data.views).toBe(4);
     } finally {

@@ -34,7 +34,9 @@ describe('writes behind the Document Service, as strapi transfer makes them', ()
     const category = await createCategory(app.strapi, 'Transfers', 'transfers');
     const documentId = await createArticle(app.strapi, { title: 'Before the transfer', slug: 'moved-article', tags: 'Old', category });
     // Read (and cache) the list, the tag filter and the count before the transfer.
-    expect((await app.api().get('/api/artikel?tag=old')).body.data.map((article: { slug: string }) => article.slug)).toEqual(['moved-article']);
+    expect((await app.api().get('/api/artikel?tag=old')).body.data.map((article: { slug: string }) => article.slug)).toEqual([
+      'moved-article',
+    ]);
     expect((await app.api().get('/api/artikel/moved-article')).body.data.views).toBe(1);
     // The view is in the table before the transfer begins (a view counted in the last ARTIKEL_VIEW_WRITE_MS before it would be added to the transferred count).
     await viewsWritten(app.strapi);
@@ -44,11 +46,20 @@ describe('writes behind the Document Service, as strapi transfer makes them', ()
     await app.strapi.db.query(ARTICLE_UID).deleteMany({ where: { documentId } });
     for (const row of rows) {
       await app.strapi.db.query(ARTICLE_UID).create({
-        data: { documentId, title: 'After the transfer', slug: 'moved-article', content: row.content, tags: 'New, Transferred', publishedAt: row.publishedAt },
+        data: {
+          documentId,
+          title: 'After the transfer',
+          slug: 'moved-article',
+          content: row.content,
+          tags: 'New, Transferred',
+          publishedAt: row.publishedAt,
+        },
       });
     }
     await app.strapi.db.query(VIEW_COUNT_UID).deleteMany({ where: { article_document_id: documentId } });
-    await app.strapi.db.query(VIEW_COUNT_UID).create({ data: { documentId: 'transferredviewcount0001', article_document_id: documentId, views: 40, publishedAt: new Date() } });
+    await app.strapi.db
+      .query(VIEW_COUNT_UID)
+      .create({ data: { documentId: 'transferredviewcount0001', article_document_id: documentId, views: 40, publishedAt: new Date() } });
 
     const slugsOf = async (url: string) => ((await app.api().get(url)).body.data as Array<{ slug: string }>).map((article) => article.slug);
     await eventually(() => slugsOf('/api/artikel?tag=transferred'), ['moved-article']);

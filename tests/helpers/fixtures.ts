@@ -46,14 +46,16 @@ export async function viewsWritten(strapi: Core.Strapi): Promise<void> {
 /** An article's view count as stored in the table, once the views counted so far are written. */
 export async function storedViews(strapi: Core.Strapi, documentId: string): Promise<number> {
   await viewsWritten(strapi);
-  const row = (await strapi.db.connection('artikel_view_counts').where({ article_document_id: documentId }).first()) as { views: number } | undefined;
+  const row = (await strapi.db.connection('artikel_view_counts').where({ article_document_id: documentId }).first()) as
+    { views: number } | undefined;
   return row?.views ?? 0;
 }
 
 /** Every article's views together, as stored, once the views counted so far are written. */
 export async function totalStoredViews(strapi: Core.Strapi): Promise<number> {
   await viewsWritten(strapi);
-  const row = (await strapi.db.connection('artikel_view_counts').sum({ total: 'views' }).first()) as { total: number | string | null } | undefined;
+  const row = (await strapi.db.connection('artikel_view_counts').sum({ total: 'views' }).first()) as
+    { total: number | string | null } | undefined;
   return Number(row?.total ?? 0);
 }
 

@@ -13,12 +13,17 @@ export default async function globalSetup(): Promise<void> {
       const { rows } = await client.query(
         'SELECT version() AS version, (SELECT rolsuper OR rolcreatedb FROM pg_roles WHERE rolname = current_user) AS may_create',
       );
-      if (rows[0].may_create !== true) throw new Error('the PostgreSQL user may not create databases (CREATEDB is needed: one database per test file)');
+      if (rows[0].may_create !== true)
+        throw new Error('the PostgreSQL user may not create databases (CREATEDB is needed: one database per test file)');
       return String(rows[0].version);
     }).catch((error: Error) => {
-      throw new Error(`DATABASE_CLIENT=postgres, but ${error.message} (start a cluster with npm run test:postgres, or set DATABASE_HOST/_PORT/_USERNAME/_PASSWORD/_NAME)`);
+      throw new Error(
+        `DATABASE_CLIENT=postgres, but ${error.message} (start a cluster with npm run test:postgres, or set DATABASE_HOST/_PORT/_USERNAME/_PASSWORD/_NAME)`,
+      );
     });
-    process.stdout.write(`\nTesting on ${server.split(' on ')[0]} at ${process.env.DATABASE_URL ? 'DATABASE_URL' : `${process.env.DATABASE_HOST}:${process.env.DATABASE_PORT ?? 5432}`}\n`);
+    process.stdout.write(
+      `\nTesting on ${server.split(' on ')[0]} at ${process.env.DATABASE_URL ? 'DATABASE_URL' : `${process.env.DATABASE_HOST}:${process.env.DATABASE_PORT ?? 5432}`}\n`,
+    );
   }
   const appDir = path.resolve(__dirname, '..', '..');
   // Each test file adds the number of answers it checked against the OpenAPI document; the teardown sums them.

@@ -10,5 +10,7 @@ export default async function globalTeardown(): Promise<void> {
     .filter(Boolean)
     .reduce((sum, line) => sum + Number(line), 0);
   fs.rmSync(tally, { force: true });
-  process.stdout.write(`\n[openapi] ${total} answers checked against src/plugins/artikel/server/src/openapi/openapi.json, every one as documented\n`);
+  process.stdout.write(
+    `\n[openapi] ${total} answers checked against src/plugins/artikel/server/src/openapi/openapi.json, every one as documented\n`,
+  );
 }

@@ -33,24 +33,33 @@ type SentRequest = { method: string; url: string; on: (event: 'response', listen
  * What is wrong with an answer according to the document: nothing ([]), or each difference; null
  * when the document does not describe the request at all.
  */
-export async function answerProblems(method: string, url: string, answer: Pick<Answer, 'status' | 'body'> & { headers?: Record<string, string> }): Promise<string[] | null> {
+export async function answerProblems(
+  method: string,
+  url: string,
+  answer: Pick<Answer, 'status' | 'body'> & { headers?: Record<string, string> },
+): Promise<string[] | null> {
   await ready;
   const { pathname, searchParams } = new URL(url);
   const operation = api.matchOperation({ method, path: pathname, query: Object.fromEntries(searchParams), headers: {} });
   if (operation === undefined) return null;
   const target = `${pathname}${searchParams.size > 0 ? `?${searchParams}` : ''}`;
   const where = `${method.toUpperCase()} ${target.length > 120 ? `${target.slice(0, 120)}…` : target} → ${answer.status}`;
-  if (!(String(answer.status) in (operation.responses ?? {}))) return [`${where}: status ${answer.status} is not in the document for ${operation.operationId}`];
+  if (!(String(answer.status) in (operation.responses ?? {})))
+    return [`${where}: status ${answer.status} is not in the document for ${operation.operationId}`];
   // A 304 or a HEAD has no body to check.
   if (answer.status === 304 || method.toUpperCase() === 'HEAD') return [];
   // Answers other than JSON (feeds) must have a media type the document lists; their tests parse them.
   const mediaType = (answer.headers?.['content-type'] ?? 'application/json').split(';')[0].trim();
   if (mediaType !== 'application/json') {
-    const documented = Object.keys((operation.responses?.[String(answer.status)] as { content?: Record<string, unknown> } | undefined)?.content ?? {});
+    const documented = Object.keys(
+      (operation.responses?.[String(answer.status)] as { content?: Record<string, unknown> } | undefined)?.content ?? {},
+    );
     return documented.includes(mediaType) ? [] : [`${where}: media type ${mediaType} is not in the document (${documented.join(', ')})`];
   }
   const result = api.validateResponse(answer.body, operation, answer.status);
-  return result.valid ? [] : [`${where}: ${(result.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''}`).join('; ')}`];
+  return result.valid
+    ? []
+    : [`${where}: ${(result.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''}`).join('; ')}`];
 }
 
 async function check(method: string, url: string, answer: Answer): Promise<void> {

@@ -26,7 +26,9 @@ export function isContractError(answer: HttpAnswer): boolean {
     typeof error.name === 'string' &&
     typeof error.message === 'string' &&
     typeof error.details === 'object' &&
-    !/SQLITE|knex|\bselect\b.*\bfrom\b|\binsert into\b|\n\s+at |duplicate key value|violates [\w-]+ (key )?constraint|syntax error at or near|invalid byte sequence|invalid input syntax for/i.test(JSON.stringify(body))
+    !/SQLITE|knex|\bselect\b.*\bfrom\b|\binsert into\b|\n\s+at |duplicate key value|violates [\w-]+ (key )?constraint|syntax error at or near|invalid byte sequence|invalid input syntax for/i.test(
+      JSON.stringify(body),
+    )
   );
 }
 
@@ -38,7 +40,16 @@ export async function storedRowCounts(strapi: Core.Strapi): Promise<Record<strin
   // Views counted so far are written first (on SQLite they are written together, every ARTIKEL_VIEW_WRITE_MS).
   await viewsWritten(strapi);
   const searchIndex = (await strapi.db.connection.schema.hasTable('artikel_search_docs')) ? ['artikel_search_docs'] : [];
-  const tables = ['articles', 'categories', 'articles_category_lnk', 'artikel_tags', ...searchIndex, 'artikel_view_counts', 'artikel_idempotency_keys', 'files'];
+  const tables = [
+    'articles',
+    'categories',
+    'articles_category_lnk',
+    'artikel_tags',
+    ...searchIndex,
+    'artikel_view_counts',
+    'artikel_idempotency_keys',
+    'files',
+  ];
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const row = (await strapi.db.connection(table).count({ total: '*' }).first()) as { total: number | string };
@@ -47,8 +58,42 @@ export async function storedRowCounts(strapi: Core.Strapi): Promise<Record<strin
   return counts;
 }
 
-const UNSAFE_TAGS = new Set(['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg', 'math', 'style', 'link', 'meta', 'base', 'form', 'input', 'button', 'textarea', 'select', 'body', 'html', 'details']);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background', 'srcset', 'cite', 'longdesc']);
+const UNSAFE_TAGS = new Set([
+  'script',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'math',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'select',
+  'body',
+  'html',
+  'details',
+]);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'xlink:href',
+  'data',
+  'poster',
+  'background',
+  'srcset',
+  'cite',
+  'longdesc',
+]);
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
 const TAG = /<\s*([a-zA-Z][\w:-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g;
 const ATTRIBUTE = /([^\s=>/]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g;

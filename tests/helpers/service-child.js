@@ -10,7 +10,9 @@ const appDir = path.resolve(__dirname, '..', '..');
 
 (async () => {
   const strapi = await createStrapi({ appDir, distDir: path.join(appDir, 'dist') }).load();
-  const token = await strapi.service('admin::api-token').create({ name: `crash-${process.pid}`, description: '', type: 'full-access', lifespan: null });
+  const token = await strapi
+    .service('admin::api-token')
+    .create({ name: `crash-${process.pid}`, description: '', type: 'full-access', lifespan: null });
   await strapi.listen();
   process.send({ port: strapi.server.httpServer.address().port, token: token.accessKey });
 })().catch((error) => {

@@ -2,7 +2,15 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, withPostgres, type Store } from './store';
+import {
+  currentStore,
+  dropPostgresDatabase,
+  ensurePostgresDatabase,
+  postgresDatabaseFor,
+  postgresEnv,
+  withPostgres,
+  type Store,
+} from './store';
 
 const CHILD = path.resolve(__dirname, 'service-child.js');
 
@@ -25,7 +33,11 @@ export interface ServiceProcess {
  * PostgreSQL (DATABASE_CLIENT=postgres) it names a database of the test cluster instead (see
  * `serviceDatabaseName`), created on first use, so every start on one file finds the same data.
  */
-export async function startServiceProcess(databaseFile: string, env: Record<string, string> = {}, options: { logFile?: string } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  databaseFile: string,
+  env: Record<string, string> = {},
+  options: { logFile?: string } = {},
+): Promise<ServiceProcess> {
   const store = currentStore();
   const databaseName = serviceDatabaseName(databaseFile);
   const databaseEnv = await serviceDatabaseEnv(databaseFile);

@@ -49,7 +49,8 @@ export function postgresEnv(database: string): Record<string, string> {
 
 /** pg's connection settings from the same variables config/database.ts reads, on one database. */
 export function postgresConnection(database: string): Record<string, unknown> {
-  const ssl = process.env.DATABASE_SSL === 'true' ? { rejectUnauthorized: process.env.DATABASE_SSL_REJECT_UNAUTHORIZED !== 'false' } : false;
+  const ssl =
+    process.env.DATABASE_SSL === 'true' ? { rejectUnauthorized: process.env.DATABASE_SSL_REJECT_UNAUTHORIZED !== 'false' } : false;
   if (process.env.DATABASE_URL) return { connectionString: urlWithDatabase(process.env.DATABASE_URL, database), ssl };
   return {
     host: process.env.DATABASE_HOST ?? 'localhost',

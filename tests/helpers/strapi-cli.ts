@@ -28,7 +28,7 @@ export async function strapiCli(args: string[], env: Record<string, string>): Pr
   } catch (error) {
     const logs = written().map((name) => fs.readFileSync(path.join(APP_DIR, name), 'utf8'));
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`strapi ${args[0]} failed:\n${stdout}\n${stderr}\n${logs.join('\n').slice(-4000)}`);
+    throw new Error(`strapi ${args[0]} failed:\n${stdout}\n${stderr}\n${logs.join('\n').slice(-4000)}`, { cause: error });
   } finally {
     for (const name of written()) fs.rmSync(path.join(APP_DIR, name), { force: true });
   }

@@ -3,7 +3,13 @@ import type { Core } from '@strapi/strapi';
 export type TokenKind = 'full-access' | 'read-only' | 'custom';
 
 interface ApiTokenService {
-  create: (attributes: { name: string; description: string; type: TokenKind; lifespan: null; permissions?: string[] }) => Promise<{ accessKey: string }>;
+  create: (attributes: {
+    name: string;
+    description: string;
+    type: TokenKind;
+    lifespan: null;
+    permissions?: string[];
+  }) => Promise<{ accessKey: string }>;
 }
 
 let counter = 0;
@@ -12,6 +18,12 @@ let counter = 0;
 export async function createApiToken(strapi: Core.Strapi, type: TokenKind, permissions?: string[]): Promise<string> {
   counter += 1;
   const service = strapi.service('admin::api-token') as unknown as ApiTokenService;
-  const token = await service.create({ name: `test-${type}-${counter}`, description: '', type, lifespan: null, ...(permissions ? { permissions } : {}) });
+  const token = await service.create({
+    name: `test-${type}-${counter}`,
+    description: '',
+    type,
+    lifespan: null,
+    ...(permissions ? { permissions } : {}),
+  });
   return token.accessKey;
 }

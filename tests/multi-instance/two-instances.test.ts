@@ -112,10 +112,15 @@ onPostgres('two service instances on one PostgreSQL database', () => {
       expect(response.status).toBe(method === 'POST' && !route.includes('/actions/') ? 201 : 200);
       return ((await response.json()) as { data: { documentId: string; slug: string } }).data;
     };
-    const seenOnSecond = (check: (list: string[]) => boolean) => timeUntil(async () => check(slugsOf((await getJson(second, '/api/artikel?limit=50')).body.data)));
+    const seenOnSecond = (check: (list: string[]) => boolean) =>
+      timeUntil(async () => check(slugsOf((await getJson(second, '/api/artikel?limit=50')).body.data)));
 
     const category = await admin('POST', 'api::category.category', { name: 'Admin category' });
-    const draft = await admin('POST', 'api::article.article', { title: 'Published in the admin', content: 'Body.', category: { connect: [{ documentId: category.documentId }] } });
+    const draft = await admin('POST', 'api::article.article', {
+      title: 'Published in the admin',
+      content: 'Body.',
+      category: { connect: [{ documentId: category.documentId }] },
+    });
     await getJson(second, '/api/artikel?limit=50');
     await admin('POST', `api::article.article/${draft.documentId}/actions/publish`, {});
     reportFigure('cross-instance delay of an admin publish', `${await seenOnSecond((list) => list.includes(draft.slug))} ms`);
@@ -164,7 +169,9 @@ onPostgres('two service instances on one PostgreSQL database', () => {
     expect(slugsOf((await getJson(second, '/api/artikel?limit=50')).body.data)).toContain(slug);
 
     await timeUntil(async () => {
-      const { rows } = await withPostgres((client) => client.query("SELECT count(*)::int AS listening FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'", [database]));
+      const { rows } = await withPostgres((client) =>
+        client.query("SELECT count(*)::int AS listening FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'", [database]),
+      );
       return Number(rows[0].listening) >= 2;
     });
     posted += 1;
@@ -187,7 +194,9 @@ onPostgres('two service instances on one PostgreSQL database', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => keyed(index % 2 === 0 ? first : second)));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
-    const ids = await Promise.all(answers.filter((answer) => answer.status === 201).map(async (answer) => ((await answer.json()) as { data: { id: string } }).data.id));
+    const ids = await Promise.all(
+      answers.filter((answer) => answer.status === 201).map(async (answer) => ((await answer.json()) as { data: { id: string } }).data.id),
+    );
     expect(new Set(ids).size).toBe(1);
     for (const service of [first, second]) {
       const replay = await keyed(service);
@@ -231,7 +240,11 @@ onPostgres('instances starting at once on an empty database', () => {
   it('all start, one after another creates the schema, and serve the same data', async () => {
     const emptyFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-boot-'));
     const emptyFile = path.join(emptyFolder, 'empty.db');
-    const started = await Promise.allSettled([startServiceProcess(emptyFile), startServiceProcess(emptyFile), startServiceProcess(emptyFile)]);
+    const started = await Promise.allSettled([
+      startServiceProcess(emptyFile),
+      startServiceProcess(emptyFile),
+      startServiceProcess(emptyFile),
+    ]);
     const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     try {
       expect(started.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);

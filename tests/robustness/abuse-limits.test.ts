@@ -46,7 +46,15 @@ describe('POST rate limit with the default of 60 posts per minute', () => {
   it('accepts 60 posts in a minute, refuses the 61st with a 429 and Retry-After, and stores nothing for it', async () => {
     const statuses: number[] = [];
     for (let index = 1; index <= 60; index += 1) {
-      statuses.push((await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body(`Post ${index}`))).status);
+      statuses.push(
+        (
+          await app
+            .api()
+            .post('/api/artikel')
+            .set('Authorization', `Bearer ${token}`)
+            .send(body(`Post ${index}`))
+        ).status,
+      );
     }
     expect(statuses.filter((status) => status === 201)).toHaveLength(60);
 
@@ -63,7 +71,13 @@ describe('POST rate limit with the default of 60 posts per minute', () => {
 
   it('keeps refusing when the client sends a spoofed X-Forwarded-For and no proxy is trusted', async () => {
     for (const address of ['203.0.113.7', '198.51.100.1, 10.0.0.1', '::1']) {
-      await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send(body('Spoofed')).expect(429);
+      await app
+        .api()
+        .post('/api/artikel')
+        .set('Authorization', `Bearer ${token}`)
+        .set('X-Forwarded-For', address)
+        .send(body('Spoofed'))
+        .expect(429);
     }
   });
 
@@ -83,7 +97,11 @@ describe('POST rate limit behind a trusted proxy, set to 2 per minute', () => {
   let second: string;
 
   beforeAll(async () => {
-    app = await startWithEnv({ ARTIKEL_RATE_LIMIT: '2', TRUST_PROXY: 'true', CORS_ORIGINS: 'https://studio.example, https://admin.studio.example/' });
+    app = await startWithEnv({
+      ARTIKEL_RATE_LIMIT: '2',
+      TRUST_PROXY: 'true',
+      CORS_ORIGINS: 'https://studio.example, https://admin.studio.example/',
+    });
     first = await createApiToken(app.strapi, 'full-access');
     second = await createApiToken(app.strapi, 'full-access');
   });
@@ -118,10 +136,18 @@ describe('POST rate limit behind a trusted proxy, set to 2 per minute', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://studio.example');
     expect(allowed.headers['access-control-allow-methods']).toContain('POST');
     expect(allowed.headers['access-control-allow-headers']).toMatch(/Authorization/i);
-    const trailingSlashConfigured = await app.api().options('/api/artikel').set('Origin', 'https://admin.studio.example').set('Access-Control-Request-Method', 'POST');
+    const trailingSlashConfigured = await app
+      .api()
+      .options('/api/artikel')
+      .set('Origin', 'https://admin.studio.example')
+      .set('Access-Control-Request-Method', 'POST');
     expect(trailingSlashConfigured.headers['access-control-allow-origin']).toBe('https://admin.studio.example');
 
-    const other = await app.api().options('/api/artikel').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST');
+    const other = await app
+      .api()
+      .options('/api/artikel')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'POST');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -142,7 +168,11 @@ describe('limits switched off, CORS and security headers by default', () => {
   it('accepts more than 60 posts a minute when ARTIKEL_RATE_LIMIT is 0', async () => {
     let created = 0;
     for (let index = 1; index <= 65; index += 1) {
-      const response = await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body(`Unlimited ${index}`));
+      const response = await app
+        .api()
+        .post('/api/artikel')
+        .set('Authorization', `Bearer ${token}`)
+        .send(body(`Unlimited ${index}`));
       if (response.status === 201) created += 1;
     }
     expect(created).toBe(65);
@@ -152,14 +182,27 @@ describe('limits switched off, CORS and security headers by default', () => {
     const read = await app.api().get('/api/artikel').set('Origin', 'https://anywhere.example').expect(200);
     expect(read.headers['access-control-allow-origin']).toMatch(/^(\*|https:\/\/anywhere\.example)$/);
     expect(read.headers['access-control-allow-credentials']).toBeUndefined();
-    const preflight = await app.api().options('/api/artikel/latest').set('Origin', 'https://anywhere.example').set('Access-Control-Request-Method', 'GET');
+    const preflight = await app
+      .api()
+      .options('/api/artikel/latest')
+      .set('Origin', 'https://anywhere.example')
+      .set('Access-Control-Request-Method', 'GET');
     expect(preflight.headers['access-control-allow-origin']).toMatch(/^(\*|https:\/\/anywhere\.example)$/);
   });
 
   it('closes writes to every other origin unless CORS_ORIGINS lists it', async () => {
-    const preflight = await app.api().options('/api/artikel').set('Origin', 'https://anywhere.example').set('Access-Control-Request-Method', 'POST');
+    const preflight = await app
+      .api()
+      .options('/api/artikel')
+      .set('Origin', 'https://anywhere.example')
+      .set('Access-Control-Request-Method', 'POST');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
-    const post = await app.api().post('/api/artikel').set('Origin', 'https://anywhere.example').set('Authorization', `Bearer ${token}`).send(body('Cross origin'));
+    const post = await app
+      .api()
+      .post('/api/artikel')
+      .set('Origin', 'https://anywhere.example')
+      .set('Authorization', `Bearer ${token}`)
+      .send(body('Cross origin'));
     expect(post.headers['access-control-allow-origin']).toBeUndefined();
     const adminRead = await app.api().get('/admin/init').set('Origin', 'https://anywhere.example');
     expect(adminRead.headers['access-control-allow-origin']).toBeUndefined();
@@ -175,12 +218,20 @@ describe('limits switched off, CORS and security headers by default', () => {
       await app.api().get('/api/artikel?limit=0'),
       await app.api().post('/api/artikel').send(body('No token')),
       await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({}),
-      await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"title":'),
+      await app
+        .api()
+        .post('/api/artikel')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json')
+        .send('{"title":'),
       await app.api().options('/api/artikel').set('Origin', 'https://anywhere.example').set('Access-Control-Request-Method', 'POST'),
       await app.api().get('/no/such/path'),
     ];
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 404, 400, 401, 400, 400, 200, 404]);
     responses.forEach(expectSecurityHeaders);
-    reportFigure('security headers', `nosniff, frame options and referrer policy on ${responses.length} of ${responses.length} response kinds`);
+    reportFigure(
+      'security headers',
+      `nosniff, frame options and referrer policy on ${responses.length} of ${responses.length} response kinds`,
+    );
   });
 });

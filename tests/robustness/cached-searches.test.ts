@@ -24,7 +24,12 @@ beforeAll(async () => {
   app = await startStrapi();
   token = await createApiToken(app.strapi, 'full-access');
   for (let index = 0; index < 5; index += 1) {
-    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: `Embun pagi ${index}`, category: 'Makro', content: LONG_TEXT }).expect(201);
+    await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ title: `Embun pagi ${index}`, category: 'Makro', content: LONG_TEXT })
+      .expect(201);
   }
 });
 
@@ -41,7 +46,12 @@ describe('searches the read cache remembers', () => {
     expect(usage().sharedTests).toBe(128);
 
     const started = performance.now();
-    await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Embun sore', category: 'Makro', content: `${LONG_TEXT} kata7 kata399` }).expect(201);
+    await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ title: 'Embun sore', category: 'Makro', content: `${LONG_TEXT} kata7 kata399` })
+      .expect(201);
     const writeMs = performance.now() - started;
     reportFigure('write with 400 distinct searches made before it', `${writeMs.toFixed(0)} ms, ${usage().sharedTests} searches remembered`);
 

@@ -57,7 +57,11 @@ async function integrityCheck(): Promise<string> {
 const INTEGRITY_CHECK = currentStore() === 'postgres' ? 'amcheck of every index' : 'integrity_check (synchronous=NORMAL in WAL mode)';
 
 /** Posts articles CONCURRENT_POSTS at a time until `killAfter` were acknowledged, then SIGKILLs the service. */
-async function burstAndKill(service: ServiceProcess, cycle: number, killAfter: number): Promise<{ acknowledged: Acknowledged[]; failed: number }> {
+async function burstAndKill(
+  service: ServiceProcess,
+  cycle: number,
+  killAfter: number,
+): Promise<{ acknowledged: Acknowledged[]; failed: number }> {
   const acknowledged: Acknowledged[] = [];
   let failed = 0;
   let next = 0;
@@ -124,8 +128,12 @@ describe('crash safety', () => {
     const service = await startService();
     try {
       for (const post of everything) expect((await fetch(`${service.baseUrl}/api/artikel/${post.slug}`)).status).toBe(200);
-      const listed = (await (await fetch(`${service.baseUrl}/api/artikel?kategori=crash-tests&limit=1`)).json()) as { meta: { pagination: { total: number } } };
-      const searched = (await (await fetch(`${service.baseUrl}/api/artikel?q=survive&limit=1`)).json()) as { meta: { pagination: { total: number } } };
+      const listed = (await (await fetch(`${service.baseUrl}/api/artikel?kategori=crash-tests&limit=1`)).json()) as {
+        meta: { pagination: { total: number } };
+      };
+      const searched = (await (await fetch(`${service.baseUrl}/api/artikel?q=survive&limit=1`)).json()) as {
+        meta: { pagination: { total: number } };
+      };
       expect(listed.meta.pagination.total).toBeGreaterThanOrEqual(everything.length);
       expect(searched.meta.pagination.total).toBe(listed.meta.pagination.total);
     } finally {
@@ -135,6 +143,6 @@ describe('crash safety', () => {
       'crash safety',
       `${CYCLES} SIGKILLs mid-burst; ${everything.length} acknowledged posts all whole after restart; ${unacknowledged} requests cut off unanswered; ${INTEGRITY_CHECK} ${checks.filter((check) => check === 'ok').length}/${checks.length} ok`,
     );
-  // About 60 s measured on a loaded 2-core machine: ten boots and bursts.
+    // About 60 s measured on a loaded 2-core machine: ten boots and bursts.
   }, 240_000);
 });

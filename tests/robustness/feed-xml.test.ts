@@ -18,7 +18,8 @@ function xmlProblems(xml: string): string[] {
     parser.resume();
   };
   parser.write(xml).close();
-  if (NOT_XML.test(xml)) problems.push(`a character XML forbids: U+${(xml.match(NOT_XML)?.[0].codePointAt(0) ?? 0).toString(16).toUpperCase()}`);
+  if (NOT_XML.test(xml))
+    problems.push(`a character XML forbids: U+${(xml.match(NOT_XML)?.[0].codePointAt(0) ?? 0).toString(16).toUpperCase()}`);
   for (const attribute of xml.match(/="[^"]*"/g) ?? []) if (attribute.includes('<')) problems.push(`"<" in an attribute: ${attribute}`);
   return problems;
 }
@@ -66,7 +67,10 @@ describe('feeds and the sitemap are well-formed XML whatever the articles hold',
   it.each(['rss', 'atom'])('the %s feed parses strictly, and its enclosure is the cover URL', async (format) => {
     const feed = (await app.api().get(`/api/artikel/feed/${format}`).expect(200)).text;
     expect(xmlProblems(feed)).toEqual([]);
-    const enclosures = format === 'rss' ? attributesOf(feed, 'enclosure', 'url') : attributesOf(feed, 'link', 'href').filter((href) => href.startsWith('https://cdn.'));
+    const enclosures =
+      format === 'rss'
+        ? attributesOf(feed, 'enclosure', 'url')
+        : attributesOf(feed, 'link', 'href').filter((href) => href.startsWith('https://cdn.'));
     expect(enclosures).toEqual([COVER]);
     expect(feed).toContain('Kontrol  vertikal  bukan  karakter');
   });

@@ -8,8 +8,35 @@ const POST_RUNS = 700;
 const QUERY_RUNS = 500;
 const SLUG_RUNS = 100;
 
-const FIELDS = ['title', 'slug', 'summary', 'content', 'category', 'tags', 'cover_image_url', 'author', 'meta_title', 'meta_description', 'meta_keywords', 'status'];
-const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'views', 'id', 'documentId', 'published_at', 'publishedAt', 'createdBy', '', ' title', 'TITLE', 'title\u0000'];
+const FIELDS = [
+  'title',
+  'slug',
+  'summary',
+  'content',
+  'category',
+  'tags',
+  'cover_image_url',
+  'author',
+  'meta_title',
+  'meta_description',
+  'meta_keywords',
+  'status',
+];
+const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'views',
+  'id',
+  'documentId',
+  'published_at',
+  'publishedAt',
+  'createdBy',
+  '',
+  ' title',
+  'TITLE',
+  'title\u0000',
+];
 const METACHARACTERS = [
   "' OR 1=1 --",
   '"; DROP TABLE articles; --',
@@ -62,15 +89,28 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const validBody = fc.record({
-  title: fc.oneof(fc.constantFrom('Golden hour', 'Rain on the wedding day', '🙂🙂', "O'Brien's 50% _sale_"), fc.string({ minLength: 1, maxLength: 80 }).filter((title) => title.trim() !== '')),
-  category: fc.oneof(fc.constantFrom('Weddings', 'weddings', 'WEDDINGS', 'Portraits'), fc.string({ minLength: 1, maxLength: 40 }).filter((name) => name.trim() !== '')),
-  content: fc.oneof(fc.constantFrom('Plain text.', '# Markdown\n\n* item', '<p>HTML</p>'), fc.string({ minLength: 1, maxLength: 200 }).filter((content) => content.trim() !== '')),
+  title: fc.oneof(
+    fc.constantFrom('Golden hour', 'Rain on the wedding day', '🙂🙂', "O'Brien's 50% _sale_"),
+    fc.string({ minLength: 1, maxLength: 80 }).filter((title) => title.trim() !== ''),
+  ),
+  category: fc.oneof(
+    fc.constantFrom('Weddings', 'weddings', 'WEDDINGS', 'Portraits'),
+    fc.string({ minLength: 1, maxLength: 40 }).filter((name) => name.trim() !== ''),
+  ),
+  content: fc.oneof(
+    fc.constantFrom('Plain text.', '# Markdown\n\n* item', '<p>HTML</p>'),
+    fc.string({ minLength: 1, maxLength: 200 }).filter((content) => content.trim() !== ''),
+  ),
 });
 
 type Mutation = { kind: 'drop'; key: string } | { kind: 'set'; key: string; value: unknown };
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), key: fc.constantFrom(...FIELDS) }),
-  fc.record({ kind: fc.constant('set' as const), key: fc.oneof(fc.constantFrom(...FIELDS, ...HOSTILE_KEYS), fc.string({ maxLength: 10 })), value: hostileValue }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    key: fc.oneof(fc.constantFrom(...FIELDS, ...HOSTILE_KEYS), fc.string({ maxLength: 10 })),
+    value: hostileValue,
+  }),
 );
 
 /** JSON written by hand, so keys such as __proto__ reach the server as own keys. */
@@ -93,21 +133,85 @@ const postRequest = fc.oneof(
     weight: 1,
     arbitrary: fc.record({
       contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded'),
-      payload: fc.constantFrom('[]', '"text"', '42', 'null', 'true', '{', '{"title":}', '', '[{"title":"x"}]', 'title=a&category=b&content=c', 'title[__proto__][x]=1', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}'),
+      payload: fc.constantFrom(
+        '[]',
+        '"text"',
+        '42',
+        'null',
+        'true',
+        '{',
+        '{"title":}',
+        '',
+        '[{"title":"x"}]',
+        'title=a&category=b&content=c',
+        'title[__proto__][x]=1',
+        '{"__proto__":{"polluted":1}}',
+        '{"constructor":{"prototype":{"polluted":1}}}',
+      ),
     }),
   },
 );
 
-const QUERY_KEYS = ['q', 'kategori', 'tag', 'limit', 'page', 'Q', 'sort', 'status', 'populate', 'publicationState', 'filters[title][$eq]', 'filters[$or][0][slug][$contains]', '__proto__', '__proto__[polluted]', 'constructor[prototype][polluted]', 'pagination[pageSize]', 'fields[0]', 'locale', 'q[]', 'limit[]', 'x'.repeat(300)];
-const NUMBERS = ['0', '-1', '1', '2', '10', '50', '51', '1e3', '1.5', '0x10', ' 3', '1000000000', '9007199254740991', '9007199254740993', '99999999999999999999'];
-const queryValue = fc.oneof(hostileString, fc.constantFrom(...NUMBERS), fc.constantFrom('golden', 'wedding', 'WEDDINGS', 'outdoor', 'gold hour', 'x'.repeat(3000)));
+const QUERY_KEYS = [
+  'q',
+  'kategori',
+  'tag',
+  'limit',
+  'page',
+  'Q',
+  'sort',
+  'status',
+  'populate',
+  'publicationState',
+  'filters[title][$eq]',
+  'filters[$or][0][slug][$contains]',
+  '__proto__',
+  '__proto__[polluted]',
+  'constructor[prototype][polluted]',
+  'pagination[pageSize]',
+  'fields[0]',
+  'locale',
+  'q[]',
+  'limit[]',
+  'x'.repeat(300),
+];
+const NUMBERS = [
+  '0',
+  '-1',
+  '1',
+  '2',
+  '10',
+  '50',
+  '51',
+  '1e3',
+  '1.5',
+  '0x10',
+  ' 3',
+  '1000000000',
+  '9007199254740991',
+  '9007199254740993',
+  '99999999999999999999',
+];
+const queryValue = fc.oneof(
+  hostileString,
+  fc.constantFrom(...NUMBERS),
+  fc.constantFrom('golden', 'wedding', 'WEDDINGS', 'outdoor', 'gold hour', 'x'.repeat(3000)),
+);
 const queryString = fc
-  .array(fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...QUERY_KEYS) }, fc.string({ maxLength: 8 })), queryValue), { maxLength: 4 })
+  .array(fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...QUERY_KEYS) }, fc.string({ maxLength: 8 })), queryValue), {
+    maxLength: 4,
+  })
   .map((pairs) => pairs.map(([key, value]) => `${percentEncode(key)}=${percentEncode(value)}`).join('&'));
 
 /** Percent-encodes the UTF-8 bytes of any string, lone surrogates included (they become U+FFFD). */
 function percentEncode(text: string): string {
-  return [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`)).join('');
+  return [...Buffer.from(text, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`,
+    )
+    .join('');
 }
 
 let app: TestApp;
@@ -128,8 +232,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const statuses = [...tally.byStatus.entries()].sort(([a], [b]) => a - b).map(([status, times]) => `${status}×${times}`).join(', ');
-  reportFigure('generated requests', `${tally.requests} (${statuses}); 5xx: ${tally.serverErrors}; rejected requests that stored something: ${tally.storedByRejected}`);
+  const statuses = [...tally.byStatus.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, times]) => `${status}×${times}`)
+    .join(', ');
+  reportFigure(
+    'generated requests',
+    `${tally.requests} (${statuses}); 5xx: ${tally.serverErrors}; rejected requests that stored something: ${tally.storedByRejected}`,
+  );
   await app.stop();
 });
 
@@ -142,7 +252,12 @@ describe('generated bad input', () => {
     await fc.assert(
       fc.asyncProperty(postRequest, async ({ contentType, payload }) => {
         const before = await storedRowCounts(app.strapi);
-        const response = await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', contentType).send(payload);
+        const response = await app
+          .api()
+          .post('/api/artikel')
+          .set('Authorization', `Bearer ${token}`)
+          .set('Content-Type', contentType)
+          .send(payload);
         count(response.status);
         const after = await storedRowCounts(app.strapi);
         if (response.status === 201) {
@@ -182,19 +297,22 @@ describe('generated bad input', () => {
 
   it(`answers ${SLUG_RUNS} generated slugs with the article or a contract 404, counting no view for a miss`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(hostileString, fc.constantFrom('golden-hour', 'GOLDEN-HOUR', 'golden-hour%', 'categories', 'latest')), async (slug) => {
-        const viewsBefore = await totalStoredViews(app.strapi);
-        const response = await app.api().get(`/api/artikel/${percentEncode(slug)}`);
-        count(response.status);
-        const viewsAfter = await totalStoredViews(app.strapi);
-        if (response.status === 200) {
-          expect(typeof response.body.data.slug === 'string' || Array.isArray(response.body.data)).toBe(true);
-          return;
-        }
-        expect([400, 404, 431]).toContain(response.status);
-        expect(isContractError(response)).toBe(true);
-        expect(viewsAfter).toEqual(viewsBefore);
-      }),
+      fc.asyncProperty(
+        fc.oneof(hostileString, fc.constantFrom('golden-hour', 'GOLDEN-HOUR', 'golden-hour%', 'categories', 'latest')),
+        async (slug) => {
+          const viewsBefore = await totalStoredViews(app.strapi);
+          const response = await app.api().get(`/api/artikel/${percentEncode(slug)}`);
+          count(response.status);
+          const viewsAfter = await totalStoredViews(app.strapi);
+          if (response.status === 200) {
+            expect(typeof response.body.data.slug === 'string' || Array.isArray(response.body.data)).toBe(true);
+            return;
+          }
+          expect([400, 404, 431]).toContain(response.status);
+          expect(isContractError(response)).toBe(true);
+          expect(viewsAfter).toEqual(viewsBefore);
+        },
+      ),
       { numRuns: SLUG_RUNS, seed: 20261123 },
     );
   });

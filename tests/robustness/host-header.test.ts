@@ -7,11 +7,18 @@ import { isContractError } from '../helpers/robustness';
 import type { TestApp } from '../helpers/strapi';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
-const HOST_READS = ['/api/artikel?limit=1', '/api/artikel/feed/rss', '/api/artikel/feed/atom', '/api/artikel/feed/json', '/api/artikel/sitemap.xml'];
+const HOST_READS = [
+  '/api/artikel?limit=1',
+  '/api/artikel/feed/rss',
+  '/api/artikel/feed/atom',
+  '/api/artikel/feed/json',
+  '/api/artikel/sitemap.xml',
+];
 
 async function seed(app: TestApp): Promise<void> {
   const category = await createCategory(app.strapi, 'Lanskap', 'lanskap');
-  for (const index of [1, 2]) await createArticle(app.strapi, { title: `Kabut ${index}`, slug: `kabut-${index}`, category, content: 'Kabut pagi di lembah.' });
+  for (const index of [1, 2])
+    await createArticle(app.strapi, { title: `Kabut ${index}`, slug: `kabut-${index}`, category, content: 'Kabut pagi di lembah.' });
 }
 
 describe('without PUBLIC_URL (development): links follow the request', () => {
@@ -31,12 +38,15 @@ describe('without PUBLIC_URL (development): links follow the request', () => {
     expect(answer.headers.vary?.split(/\s*,\s*/)).toContain('Host');
   });
 
-  it.each(HOST_READS.flatMap((url) => ['a>b', '[::1', 'exa mple.com'].map((host) => [url, host])))('%s with Host %s is a 400 naming the Host header, not a 500', async (url, host) => {
-    const answer = await app.api().get(url).set('Host', host);
-    expect(answer.status).toBe(400);
-    expect(isContractError(answer)).toBe(true);
-    expect(answer.body.error.message).toMatch(/Host/);
-  });
+  it.each(HOST_READS.flatMap((url) => ['a>b', '[::1', 'exa mple.com'].map((host) => [url, host])))(
+    '%s with Host %s is a 400 naming the Host header, not a 500',
+    async (url, host) => {
+      const answer = await app.api().get(url).set('Host', host);
+      expect(answer.status).toBe(400);
+      expect(isContractError(answer)).toBe(true);
+      expect(answer.body.error.message).toMatch(/Host/);
+    },
+  );
 });
 
 describe('with PUBLIC_URL: links are always on it', () => {
@@ -66,12 +76,26 @@ describe('with PUBLIC_URL: links are always on it', () => {
 describe('production', () => {
   it('refuses to start without PUBLIC_URL, or with one that is not an absolute http(s) URL, saying what to set', () => {
     const secret = () => crypto.randomBytes(24).toString('base64');
-    const secrets = { APP_KEYS: `${secret()},${secret()}`, API_TOKEN_SALT: secret(), ADMIN_JWT_SECRET: secret(), TRANSFER_TOKEN_SALT: secret(), ENCRYPTION_KEY: secret(), JWT_SECRET: secret() };
+    const secrets = {
+      APP_KEYS: `${secret()},${secret()}`,
+      API_TOKEN_SALT: secret(),
+      ADMIN_JWT_SECRET: secret(),
+      TRANSFER_TOKEN_SALT: secret(),
+      ENCRYPTION_KEY: secret(),
+      JWT_SECRET: secret(),
+    };
     const script = `require('@strapi/strapi').createStrapi({ appDir: ${JSON.stringify(APP_DIR)}, distDir: ${JSON.stringify(path.join(APP_DIR, 'dist'))} }); console.log('configuration loaded')`;
     for (const publicUrl of ['', 'studio.example', 'ftp://studio.example']) {
-      const result = spawnSync(process.execPath, ['-e', script], { cwd: APP_DIR, env: { ...process.env, ...secrets, NODE_ENV: 'production', PUBLIC_URL: publicUrl }, encoding: 'utf8', timeout: 120_000 });
+      const result = spawnSync(process.execPath, ['-e', script], {
+        cwd: APP_DIR,
+        env: { ...process.env, ...secrets, NODE_ENV: 'production', PUBLIC_URL: publicUrl },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       expect(result.status).not.toBe(0);
-      expect(`${result.stdout}${result.stderr}`).toMatch(/PUBLIC_URL .*(is not set|absolute http\(s\) URL).*e\.g\. https:\/\/api\.studio\.example/);
+      expect(`${result.stdout}${result.stderr}`).toMatch(
+        /PUBLIC_URL .*(is not set|absolute http\(s\) URL).*e\.g\. https:\/\/api\.studio\.example/,
+      );
     }
   });
 });

@@ -11,7 +11,13 @@ beforeAll(async () => {
   token = await createApiToken(app.strapi, 'full-access');
   const category = await createCategory(app.strapi, 'Landscapes', 'landscapes');
   for (let index = 1; index <= 30; index += 1) {
-    await createArticle(app.strapi, { title: `Valley fog ${index}`, slug: `valley-fog-${index}`, category, tags: 'Fog, Dawn', content: `Fog fills the valley at dawn, morning ${index}.`.repeat(20) });
+    await createArticle(app.strapi, {
+      title: `Valley fog ${index}`,
+      slug: `valley-fog-${index}`,
+      category,
+      tags: 'Fog, Dawn',
+      content: `Fog fills the valley at dawn, morning ${index}.`.repeat(20),
+    });
   }
 });
 
@@ -29,12 +35,18 @@ async function timed<T>(request: () => Promise<T>): Promise<{ response: T; milli
 describe('slow or huge input', () => {
   it('refuses a 10,000-character q (one long word, thousands of words, one word repeated) with a 400 naming q, at once', async () => {
     const oneWord = 'a'.repeat(10_000);
-    const manyWords = Array.from({ length: 2_000 }, (_unused, index) => `w${index.toString(36).padStart(4, '0')}`).join(' ').slice(0, 10_000);
+    const manyWords = Array.from({ length: 2_000 }, (_unused, index) => `w${index.toString(36).padStart(4, '0')}`)
+      .join(' ')
+      .slice(0, 10_000);
     const repeated = `${'fog '.repeat(2_500)}valley dawn`.slice(0, 10_000);
     expect([oneWord.length, manyWords.length, repeated.length]).toEqual([10_000, 10_000, 10_000]);
 
     const figures: string[] = [];
-    for (const [label, q] of [['one word', oneWord], ['2,000 words', manyWords], ['repeated words', repeated]]) {
+    for (const [label, q] of [
+      ['one word', oneWord],
+      ['2,000 words', manyWords],
+      ['repeated words', repeated],
+    ]) {
       const refused = await timed(() => app.api().get('/api/artikel').query({ q }).expect(400));
       expect(isContractError(refused.response)).toBe(true);
       expect(refused.response.body.error.details.errors.map((error: { path: string[] }) => error.path)).toEqual([['q']]);
@@ -52,17 +64,30 @@ describe('slow or huge input', () => {
     expect(Buffer.byteLength(body)).toBeGreaterThan(990_000);
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
 
-    const accepted = await timed(() => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body).expect(201));
+    const accepted = await timed(() =>
+      app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body).expect(201),
+    );
     const read = await app.api().get(`/api/artikel/${accepted.response.body.data.slug}`).expect(200);
     expect(read.body.data.content).toBe(content);
 
     const before = await storedRowCounts(app.strapi);
     const tooLarge = JSON.stringify({ title: 'Too long', category: 'Landscapes', content: 'x'.repeat(1024 * 1024) });
-    const refused = await timed(() => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(tooLarge).expect(413));
+    const refused = await timed(() =>
+      app
+        .api()
+        .post('/api/artikel')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json')
+        .send(tooLarge)
+        .expect(413),
+    );
     expect(isContractError(refused.response)).toBe(true);
     expect(refused.response.body.error.name).toBe('PayloadTooLargeError');
     expect(await storedRowCounts(app.strapi)).toEqual(before);
-    reportFigure('1 MB body', `${Buffer.byteLength(body)} bytes stored whole in ${accepted.milliseconds.toFixed(0)} ms; ${Buffer.byteLength(tooLarge)} bytes refused with 413 in ${refused.milliseconds.toFixed(0)} ms`);
+    reportFigure(
+      '1 MB body',
+      `${Buffer.byteLength(body)} bytes stored whole in ${accepted.milliseconds.toFixed(0)} ms; ${Buffer.byteLength(tooLarge)} bytes refused with 413 in ${refused.milliseconds.toFixed(0)} ms`,
+    );
   });
 
   it('serves a limit of 10^9 as 50 and a page of 10^9 as an empty page with correct meta', async () => {
@@ -70,7 +95,14 @@ describe('slow or huge input', () => {
     expect(limit.response.body.data).toHaveLength(31);
     expect(limit.response.body.meta.pagination).toEqual({ page: 1, limit: 50, total: 31, page_count: 1 });
     const page = await timed(() => app.api().get('/api/artikel?page=1000000000').expect(200));
-    expect(page.response.body).toEqual({ data: [], meta: { pagination: { page: 1_000_000_000, limit: 10, total: 31, page_count: 4 } }, links: { next: null, prev: expect.stringMatching(/page=4$/) } });
-    reportFigure('limit and page of 10^9', `limit ${limit.milliseconds.toFixed(0)} ms (served as 50), page ${page.milliseconds.toFixed(0)} ms (empty page)`);
+    expect(page.response.body).toEqual({
+      data: [],
+      meta: { pagination: { page: 1_000_000_000, limit: 10, total: 31, page_count: 4 } },
+      links: { next: null, prev: expect.stringMatching(/page=4$/) },
+    });
+    reportFigure(
+      'limit and page of 10^9',
+      `limit ${limit.milliseconds.toFixed(0)} ms (served as 50), page ${page.milliseconds.toFixed(0)} ms (empty page)`,
+    );
   });
 });

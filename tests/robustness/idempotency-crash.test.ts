@@ -55,7 +55,11 @@ async function blockWrites(): Promise<{ waiting: () => Promise<void>; release: (
       waiting: async () => {
         const started = Date.now();
         for (;;) {
-          const { rows } = await withPostgres((client) => client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [database]), database);
+          const { rows } = await withPostgres(
+            (client) =>
+              client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [database]),
+            database,
+          );
           if ((rows[0] as { n: number }).n > 0) return;
           if (Date.now() - started > WAIT_MS) throw new Error('the post never waited for the lock');
           await sleep(10);

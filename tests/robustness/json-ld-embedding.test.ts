@@ -24,9 +24,19 @@ describe('json_ld printed as served into the page', () => {
       .api()
       .post('/api/artikel')
       .set('Authorization', `Bearer ${token}`)
-      .send({ title: `Judul ${HOSTILE}`, author: `Penulis ${HOSTILE}`, meta_description: `Deskripsi ${HOSTILE}`, category: 'Uji', content: 'Isi artikel.' })
+      .send({
+        title: `Judul ${HOSTILE}`,
+        author: `Penulis ${HOSTILE}`,
+        meta_description: `Deskripsi ${HOSTILE}`,
+        category: 'Uji',
+        content: 'Isi artikel.',
+      })
       .expect(201);
-    const article = (await app.api().get(`/api/artikel/${created.body.data.slug}`).expect(200)).body.data as { title: string; author: string; json_ld: string };
+    const article = (await app.api().get(`/api/artikel/${created.body.data.slug}`).expect(200)).body.data as {
+      title: string;
+      author: string;
+      json_ld: string;
+    };
 
     const page = pageWith(article.json_ld);
     // The only "</script" and "<" in the page are the page's own.

@@ -2,8 +2,34 @@ import { createArticle, createCategory, ARTICLE_UID } from '../helpers/fixtures'
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
-const SUMMARY_KEYS = ['author', 'category', 'cover', 'cover_image_url', 'id', 'published_at', 'reading_time', 'slug', 'summary', 'tags', 'title', 'updated_at', 'views'];
-const FULL_KEYS = [...SUMMARY_KEYS, 'content', 'content_html', 'created_at', 'gallery', 'meta_description', 'meta_keywords', 'meta_title', 'related', 'status', 'json_ld'];
+const SUMMARY_KEYS = [
+  'author',
+  'category',
+  'cover',
+  'cover_image_url',
+  'id',
+  'published_at',
+  'reading_time',
+  'slug',
+  'summary',
+  'tags',
+  'title',
+  'updated_at',
+  'views',
+];
+const FULL_KEYS = [
+  ...SUMMARY_KEYS,
+  'content',
+  'content_html',
+  'created_at',
+  'gallery',
+  'meta_description',
+  'meta_keywords',
+  'meta_title',
+  'related',
+  'status',
+  'json_ld',
+];
 const CATEGORY_KEYS = ['article_count', 'name', 'slug'];
 
 const PARAMETER_SETS = [
@@ -25,11 +51,45 @@ const PARAMETER_SETS = [
   'unknown=1',
   'pLevel=5',
 ];
-const PUBLIC_PATHS = ['/api/artikel', '/api/artikel/latest', '/api/artikel/categories', '/api/artikel/public-article', '/api/artikel/confidential-plans'];
-const OTHER_PATHS = ['/api/articles', '/api/articles?status=draft', '/api/categories', '/api/users', '/api/users?populate=*', '/api/users/1', '/api/users/me', '/api/users-permissions/roles', '/api/upload/files', '/admin/users', '/admin/users/me', '/admin/api-tokens', '/artikel/views/x'];
+const PUBLIC_PATHS = [
+  '/api/artikel',
+  '/api/artikel/latest',
+  '/api/artikel/categories',
+  '/api/artikel/public-article',
+  '/api/artikel/confidential-plans',
+];
+const OTHER_PATHS = [
+  '/api/articles',
+  '/api/articles?status=draft',
+  '/api/categories',
+  '/api/users',
+  '/api/users?populate=*',
+  '/api/users/1',
+  '/api/users/me',
+  '/api/users-permissions/roles',
+  '/api/upload/files',
+  '/admin/users',
+  '/admin/users/me',
+  '/admin/api-tokens',
+  '/artikel/views/x',
+];
 
 let app: TestApp;
-const secrets: string[] = ['DRAFTONLYMARKER', 'UNRELEASEDMARKER', 'owner@studio.test', 'reader@studio.test', 'RESETTOKEN0123456789', 'createdBy', 'updatedBy', 'created_by', 'updated_by', 'resetPasswordToken', '"password"', '$2a$', '$2b$'];
+const secrets: string[] = [
+  'DRAFTONLYMARKER',
+  'UNRELEASEDMARKER',
+  'owner@studio.test',
+  'reader@studio.test',
+  'RESETTOKEN0123456789',
+  'createdBy',
+  'updatedBy',
+  'created_by',
+  'updated_by',
+  'resetPasswordToken',
+  '"password"',
+  '$2a$',
+  '$2b$',
+];
 
 beforeAll(async () => {
   app = await startStrapi();
@@ -44,15 +104,35 @@ beforeAll(async () => {
     roles: [superAdmin.id],
   })) as { id: number };
   const readers = strapi.plugin('users-permissions').service('user') as unknown as { add: (data: object) => Promise<{ id: number }> };
-  await readers.add({ username: 'reader', email: 'reader@studio.test', password: 'Reader-pass-1', provider: 'local', confirmed: true, resetPasswordToken: 'RESETTOKEN0123456789' });
+  await readers.add({
+    username: 'reader',
+    email: 'reader@studio.test',
+    password: 'Reader-pass-1',
+    provider: 'local',
+    confirmed: true,
+    resetPasswordToken: 'RESETTOKEN0123456789',
+  });
   const stored = (await strapi.db.connection('up_users').select('password').first()) as { password: string };
   const ownerRow = (await strapi.db.connection('admin_users').select('password').where({ id: owner.id }).first()) as { password: string };
   secrets.push(stored.password, ownerRow.password);
 
   const category = await createCategory(strapi, 'Public', 'public');
   const secretCategory = await createCategory(strapi, 'Secret plans', 'secret-plans');
-  await createArticle(strapi, { title: 'Confidential plans', slug: 'confidential-plans', category: secretCategory, tags: 'Hidden', content: 'DRAFTONLYMARKER body', status: 'draft' });
-  const published = await createArticle(strapi, { title: 'Public article', slug: 'public-article', category, tags: 'Open', content: 'Readable body.' });
+  await createArticle(strapi, {
+    title: 'Confidential plans',
+    slug: 'confidential-plans',
+    category: secretCategory,
+    tags: 'Hidden',
+    content: 'DRAFTONLYMARKER body',
+    status: 'draft',
+  });
+  const published = await createArticle(strapi, {
+    title: 'Public article',
+    slug: 'public-article',
+    category,
+    tags: 'Open',
+    content: 'Readable body.',
+  });
   await strapi.documents(ARTICLE_UID).update({ documentId: published, data: { content: 'UNRELEASEDMARKER edit', tags: 'Open, Hidden' } });
   // As if an editor had written them in the admin: the rows name the admin user.
   await strapi.db.connection('articles').update({ created_by_id: owner.id, updated_by_id: owner.id });
@@ -83,7 +163,12 @@ describe('what public responses never carry', () => {
   it('leaks no draft, password hash, reset token, e-mail, createdBy/updatedBy or extra field, whatever the query', async () => {
     let checked = 0;
     const statuses = new Map<number, number>();
-    const urls = [...PUBLIC_PATHS.flatMap((path) => PARAMETER_SETS.map((parameters) => ({ path, url: parameters === '' ? path : `${path}?${parameters}` }))), ...OTHER_PATHS.map((url) => ({ path: url, url }))];
+    const urls = [
+      ...PUBLIC_PATHS.flatMap((path) =>
+        PARAMETER_SETS.map((parameters) => ({ path, url: parameters === '' ? path : `${path}?${parameters}` })),
+      ),
+      ...OTHER_PATHS.map((url) => ({ path: url, url })),
+    ];
     for (const { path, url } of urls) {
       const response = await app.api().get(url);
       checked += 1;
@@ -99,7 +184,10 @@ describe('what public responses never carry', () => {
     expect(published.body.data.content).toBe('Readable body.');
     expect(published.body.data.tags).toEqual(['Open']);
     await app.api().get('/api/artikel/confidential-plans').expect(404);
-    const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, times]) => `${status}×${times}`).join(', ');
+    const summary = [...statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, times]) => `${status}×${times}`)
+      .join(', ');
     reportFigure('leak checks', `${checked} public requests (${summary}), 0 carried a draft, hash, token, e-mail or author field`);
   });
 });

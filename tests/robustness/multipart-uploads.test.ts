@@ -16,7 +16,10 @@ const THREE_MB = Buffer.alloc(3 * 1024 * 1024, 0x61);
 
 /** Every file under a folder, recursively. */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 function form(fields: Record<string, Blob | string>): FormData {
@@ -28,7 +31,12 @@ function form(fields: Record<string, Blob | string>): FormData {
   return body;
 }
 
-async function send(method: string, url: string, body: FormData, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+async function send(
+  method: string,
+  url: string,
+  body: FormData,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${service.baseUrl}${url}`, { method, body, headers });
   const text = await response.text();
   return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
@@ -61,7 +69,12 @@ describe('multipart bodies outside the upload routes', () => {
     ['POST to a path nothing serves', 'POST', '/no/such/path', false],
     ['POST /admin/login', 'POST', '/admin/login', false],
   ])('%s: a 415 that says where uploads go, with nothing written to disk', async (_label, method, url, withToken) => {
-    const answer = await send(method, url, form({ x: new Blob([THREE_MB]), title: 'x' }), withToken ? { Authorization: `Bearer ${service.token}` } : {});
+    const answer = await send(
+      method,
+      url,
+      form({ x: new Blob([THREE_MB]), title: 'x' }),
+      withToken ? { Authorization: `Bearer ${service.token}` } : {},
+    );
     expect(answer.status).toBe(415);
     expect(isContractError(answer)).toBe(true);
     expect((answer.body as { error: { message: string } }).error.message).toMatch(/multipart.*upload/i);
@@ -78,19 +91,30 @@ describe('multipart bodies on the upload routes', () => {
   });
 
   it('leaves no temporary file behind a refused upload, whatever its fields are named', async () => {
-    const answer = await send('POST', '/upload', form({ x: new Blob([THREE_MB]), files: new Blob([THREE_MB]) }), { Authorization: 'Bearer not-a-valid-jwt' });
+    const answer = await send('POST', '/upload', form({ x: new Blob([THREE_MB]), files: new Blob([THREE_MB]) }), {
+      Authorization: 'Bearer not-a-valid-jwt',
+    });
     expect(answer.status).toBe(401);
     expect(filesUnder(temporary)).toEqual([]);
   });
 
   it('uploads through the admin and the API token as before, and leaves no temporary file', async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const started = performance.now();
-    const admin = await send('POST', '/upload', form({ files: new File([png], 'photo.png', { type: 'image/png' }), other: new Blob([THREE_MB]) }), { Authorization: `Bearer ${adminJwt}` });
+    const admin = await send(
+      'POST',
+      '/upload',
+      form({ files: new File([png], 'photo.png', { type: 'image/png' }), other: new Blob([THREE_MB]) }),
+      { Authorization: `Bearer ${adminJwt}` },
+    );
     const adminMs = performance.now() - started;
     expect(admin.status).toBe(201);
     expect((admin.body as Array<{ width: number; mime: string }>)[0]).toMatchObject({ width: 40, mime: 'image/png' });
-    const api = await send('POST', '/api/upload', form({ files: new File([png], 'photo.png', { type: 'image/png' }) }), { Authorization: `Bearer ${service.token}` });
+    const api = await send('POST', '/api/upload', form({ files: new File([png], 'photo.png', { type: 'image/png' }) }), {
+      Authorization: `Bearer ${service.token}`,
+    });
     expect(api.status).toBe(201);
     expect(filesUnder(temporary)).toEqual([]);
     reportFigure('admin upload with a 3 MB extra field', `${adminMs.toFixed(0)} ms, temporary folder empty afterwards`);

@@ -14,7 +14,12 @@ beforeAll(async () => {
   editor = await registerEditor(app);
   token = await createApiToken(app.strapi, 'full-access');
   categoryId = await createCategory(app.strapi, 'Night', 'night');
-  await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({ title: 'Stars', category: 'Night', content: 'Long exposures.' }).expect(201);
+  await app
+    .api()
+    .post('/api/artikel')
+    .set('Authorization', `Bearer ${token}`)
+    .send({ title: 'Stars', category: 'Night', content: 'Long exposures.' })
+    .expect(201);
 });
 
 afterAll(async () => {
@@ -25,7 +30,11 @@ function expectRefused(response: { status: number; body: unknown }, field: strin
   expect(response.status).toBe(400);
   expect(isContractError(response)).toBe(true);
   const errors = (response.body as { error: { details: { errors: Array<{ path: string[]; message: string }> } } }).error.details.errors;
-  expect(errors).toContainEqual({ path: [field], message: `${field} must not contain the NUL character (U+0000)`, name: 'ValidationError' });
+  expect(errors).toContainEqual({
+    path: [field],
+    message: `${field} must not contain the NUL character (U+0000)`,
+    name: 'ValidationError',
+  });
 }
 
 describe('a NUL character, which PostgreSQL cannot store or compare', () => {
@@ -53,7 +62,10 @@ describe('a NUL character, which PostgreSQL cannot store or compare', () => {
 
   it('in an article or category saved in the admin is a 400 under the field, and stores nothing', async () => {
     const before = await storedRowCounts(app.strapi);
-    expectRefused(await editor.post(ARTICLES_PATH, { title: 'Admin\u0000title', content: 'Body.', category: connect(categoryId) }), 'title');
+    expectRefused(
+      await editor.post(ARTICLES_PATH, { title: 'Admin\u0000title', content: 'Body.', category: connect(categoryId) }),
+      'title',
+    );
     expectRefused(await editor.post(CATEGORIES_PATH, { name: 'Dark\u0000room' }), 'name');
     expect(await storedRowCounts(app.strapi)).toEqual(before);
   });

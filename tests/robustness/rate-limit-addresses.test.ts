@@ -45,7 +45,8 @@ describe('the write rate limit behind one trusted proxy (TRUST_PROXY=1), 3 posts
 
   it('counts an IPv4 address written as IPv6 (::ffff:a.b.c.d) as that IPv4 address', async () => {
     const statuses: number[] = [];
-    for (const address of ['192.0.2.50', '::ffff:192.0.2.50', '192.0.2.50', '::ffff:c000:232']) statuses.push((await post(`10.0.0.1, ${address}`)).status);
+    for (const address of ['192.0.2.50', '::ffff:192.0.2.50', '192.0.2.50', '::ffff:c000:232'])
+      statuses.push((await post(`10.0.0.1, ${address}`)).status);
     expect(statuses).toEqual([201, 201, 201, 429]);
   });
 
@@ -75,9 +76,19 @@ describe('TRUST_PROXY=2: the client is the second address from the right', () =>
 
   it('takes the address two proxies saw, whatever the client wrote before it', async () => {
     const post = async (forwardedFor: string) =>
-      app.api().post('/api/artikel').set('Authorization', `Bearer ${await createApiToken(app.strapi, 'full-access')}`).set('X-Forwarded-For', forwardedFor).send(body('Dua'));
+      app
+        .api()
+        .post('/api/artikel')
+        .set('Authorization', `Bearer ${await createApiToken(app.strapi, 'full-access')}`)
+        .set('X-Forwarded-For', forwardedFor)
+        .send(body('Dua'));
     const statuses: number[] = [];
-    for (const forwardedFor of ['1.1.1.1, 203.0.113.8, 10.0.0.2', '2.2.2.2, 203.0.113.8, 10.0.0.3', '203.0.113.8, 10.0.0.4', '1.1.1.1, 203.0.113.9, 10.0.0.2']) {
+    for (const forwardedFor of [
+      '1.1.1.1, 203.0.113.8, 10.0.0.2',
+      '2.2.2.2, 203.0.113.8, 10.0.0.3',
+      '203.0.113.8, 10.0.0.4',
+      '1.1.1.1, 203.0.113.9, 10.0.0.2',
+    ]) {
       statuses.push((await post(forwardedFor)).status);
     }
     expect(statuses).toEqual([201, 201, 429, 201]);

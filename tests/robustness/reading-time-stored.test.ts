@@ -18,7 +18,9 @@ async function start(): Promise<ServiceProcess> {
 }
 
 async function readingTimeOf(service: ServiceProcess, slug: string): Promise<number> {
-  const list = (await (await fetch(`${service.baseUrl}/api/artikel?limit=50`)).json()) as { data: Array<{ slug: string; reading_time: number }> };
+  const list = (await (await fetch(`${service.baseUrl}/api/artikel?limit=50`)).json()) as {
+    data: Array<{ slug: string; reading_time: number }>;
+  };
   return list.data.find((article) => article.slug === slug)?.reading_time ?? -1;
 }
 
@@ -42,7 +44,11 @@ describe('reading time is counted when the content is written', () => {
         ['Panjang', 'kata '.repeat(1_000)],
         ['Penuh tanda', HOSTILE_CONTENT],
       ]) {
-        const created = await fetch(`${service.baseUrl}/api/artikel`, { method: 'POST', headers, body: JSON.stringify({ title, category: 'Uji', content }) });
+        const created = await fetch(`${service.baseUrl}/api/artikel`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ title, category: 'Uji', content }),
+        });
         expect(created.status).toBe(201);
         slugs.push(((await created.json()) as { data: { slug: string } }).data.slug);
       }
@@ -64,7 +70,10 @@ describe('reading time is counted when the content is written', () => {
       const deadline = Date.now() + 60_000;
       let stored = 1;
       while (Date.now() < deadline) {
-        stored = Number(((await (await fetch(`${service.baseUrl}/api/artikel/${slugs[0]}`)).json()) as { data: { reading_time: number } }).data.reading_time);
+        stored = Number(
+          ((await (await fetch(`${service.baseUrl}/api/artikel/${slugs[0]}`)).json()) as { data: { reading_time: number } }).data
+            .reading_time,
+        );
         const pending = await countNull();
         if (pending === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -80,7 +89,8 @@ describe('reading time is counted when the content is written', () => {
 /** Article rows without a stored reading time, read behind the service. */
 async function countNull(): Promise<number> {
   const sql = 'SELECT count(*) AS n FROM articles WHERE reading_time IS NULL';
-  if (currentStore() === 'postgres') return withPostgres(async (client) => Number((await client.query(sql)).rows[0].n), postgresDatabaseFor(databaseFile));
+  if (currentStore() === 'postgres')
+    return withPostgres(async (client) => Number((await client.query(sql)).rows[0].n), postgresDatabaseFor(databaseFile));
   const database = new Database(databaseFile, { readonly: true });
   try {
     return Number((database.prepare(sql).get() as { n: number }).n);

@@ -20,9 +20,16 @@ const STRONG_SECRETS = {
  * Loads the compiled app's configuration as `strapi start` does, in production, with these
  * variables; the configuration is where every secret is read, so a refused one stops the start.
  */
-function productionConfigLoad(env: Record<string, string | undefined>, print = "'configuration loaded'"): { status: number | null; output: string } {
+function productionConfigLoad(
+  env: Record<string, string | undefined>,
+  print = "'configuration loaded'",
+): { status: number | null; output: string } {
   // A variable given as undefined is left out of the child's environment.
-  const childEnv = Object.fromEntries(Object.entries({ ...process.env, ...STRONG_SECRETS, NODE_ENV: 'production', PUBLIC_URL: 'https://studio.example', ...env }).filter(([, value]) => value !== undefined));
+  const childEnv = Object.fromEntries(
+    Object.entries({ ...process.env, ...STRONG_SECRETS, NODE_ENV: 'production', PUBLIC_URL: 'https://studio.example', ...env }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
   const script = `const app = require('@strapi/strapi').createStrapi({ appDir: ${JSON.stringify(APP_DIR)}, distDir: ${JSON.stringify(path.join(APP_DIR, 'dist'))} }); console.log(${print})`;
   const result = spawnSync(process.execPath, ['-e', script], { cwd: APP_DIR, env: childEnv, encoding: 'utf8', timeout: 120_000 });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
@@ -36,9 +43,17 @@ describe('production secrets', () => {
   });
 
   it.each([
-    ['APP_KEYS of four one-letter keys', { APP_KEYS: 'a,b,c,d' }, /APP_KEYS \(key 1 of 4\) is shorter than 20 characters: production refuses weak secrets\. Make each with node -e/],
+    [
+      'APP_KEYS of four one-letter keys',
+      { APP_KEYS: 'a,b,c,d' },
+      /APP_KEYS \(key 1 of 4\) is shorter than 20 characters: production refuses weak secrets\. Make each with node -e/,
+    ],
     ['an example value', { API_TOKEN_SALT: 'tobemodified' }, /API_TOKEN_SALT is an example value/],
-    ['a long value of few characters', { ADMIN_JWT_SECRET: 'abababababababababababab' }, /ADMIN_JWT_SECRET has fewer than 10 distinct characters/],
+    [
+      'a long value of few characters',
+      { ADMIN_JWT_SECRET: 'abababababababababababab' },
+      /ADMIN_JWT_SECRET has fewer than 10 distinct characters/,
+    ],
     ['a missing secret', { JWT_SECRET: '' }, /JWT_SECRET is not set/],
   ])('refuses to start with %s, naming the variable and how to make a good one', (_label, env, message) => {
     const loaded = productionConfigLoad(env);
@@ -77,7 +92,13 @@ describe('a deeply nested body', () => {
     const depth = 100_000;
     const body = `{"title":"Dalam","category":"Uji","content":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const before = await storedRowCounts(app.strapi);
-    const answer = await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set(headers).set('Content-Type', 'application/json').send(body);
+    const answer = await app
+      .api()
+      .post('/api/artikel')
+      .set('Authorization', `Bearer ${token}`)
+      .set(headers)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(answer.status).toBe(400);
     expect(isContractError(answer)).toBe(true);
     expect(answer.body.error.details.errors.map((error: { path: string[] }) => error.path)).toContainEqual(['content']);

@@ -39,8 +39,44 @@ const STEPS: Record<string, (text: string) => unknown> = {
 // What made the old patterns rescan: unclosed tags and link targets, runs without a sentence end,
 // definitions, comments, emphasis and code marks, and the letters between them.
 const FRAGMENTS = [
-  '<a ', '](', '‹', 'a', '.', '[', '<!--', '`', '*', '_', '<', '>', '[x]:', '\n[', ']', '(', ')', ' ', '\n', '\t',
-  '](<', '](javascript:', '<https:', '&', '&#106;', '\\', '#', '> ', '- ', '|', ',', '!', '?', ':', '"', '<br', '<p>', '\u2028',
+  '<a ',
+  '](',
+  '‹',
+  'a',
+  '.',
+  '[',
+  '<!--',
+  '`',
+  '*',
+  '_',
+  '<',
+  '>',
+  '[x]:',
+  '\n[',
+  ']',
+  '(',
+  ')',
+  ' ',
+  '\n',
+  '\t',
+  '](<',
+  '](javascript:',
+  '<https:',
+  '&',
+  '&#106;',
+  '\\',
+  '#',
+  '> ',
+  '- ',
+  '|',
+  ',',
+  '!',
+  '?',
+  ':',
+  '"',
+  '<br',
+  '<p>',
+  '\u2028',
 ];
 
 function millisecondsOf(step: (text: string) => unknown, text: string, runs: number): number {
@@ -78,7 +114,9 @@ describe('the text pipeline takes time linear in the size of the text', () => {
   it.each(Object.keys(STEPS))('%s grows at most linearly on every repeated adversarial fragment', (step) => {
     const scalings = FRAGMENTS.map((fragment) => scalingOf(step, fragment));
     const slowest = scalings.reduce((worst, scaling) => (scaling.largeMs > worst.largeMs ? scaling : worst));
-    process.stdout.write(`${step}: slowest ${JSON.stringify(slowest.unit)} ${slowest.smallMs.toFixed(1)} ms at ${SMALL}, ${slowest.largeMs.toFixed(1)} ms at ${SMALL * GROWTH}\n`);
+    process.stdout.write(
+      `${step}: slowest ${JSON.stringify(slowest.unit)} ${slowest.smallMs.toFixed(1)} ms at ${SMALL}, ${slowest.largeMs.toFixed(1)} ms at ${SMALL * GROWTH}\n`,
+    );
     expect(scalings.filter((scaling) => !isLinear(scaling))).toEqual([]);
   });
 
@@ -87,7 +125,9 @@ describe('the text pipeline takes time linear in the size of the text', () => {
       fc.property(
         fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')),
         (unit) => {
-          const notLinear = Object.keys(STEPS).map((step) => scalingOf(step, unit)).filter((scaling) => !isLinear(scaling));
+          const notLinear = Object.keys(STEPS)
+            .map((step) => scalingOf(step, unit))
+            .filter((scaling) => !isLinear(scaling));
           expect(notLinear).toEqual([]);
         },
       ),
@@ -101,17 +141,28 @@ describe('the one-pass scanners give exactly what the patterns they replace gave
   const OLD_MARKUP = /<[^>]*>|\]\([^)]*\)|^\s*\[[^\]]+\]:.*$/gm;
   const OLD_SENTENCES = /[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g;
   const OLD_HTML_TAG = /<\/?[a-z][a-z0-9-]*(\s[^>]*)?\/?>|<!--/i;
-  const shortTexts = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 3 })), { maxLength: 30 }).map((parts) => parts.join(''));
+  const shortTexts = fc
+    .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 3 })), { maxLength: 30 })
+    .map((parts) => parts.join(''));
 
   it('removes the same markup before counting words, so reading times stay as they were', () => {
-    fc.assert(fc.property(shortTexts, (text) => expect(withoutMarkup(text)).toBe(text.replace(OLD_MARKUP, ' '))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(shortTexts, (text) => expect(withoutMarkup(text)).toBe(text.replace(OLD_MARKUP, ' '))),
+      { numRuns: 3000 },
+    );
   });
 
   it('splits the same sentences for the summary', () => {
-    fc.assert(fc.property(shortTexts, (text) => expect(splitSentences(text)).toEqual(text.match(OLD_SENTENCES) ?? [text])), { numRuns: 3000 });
+    fc.assert(
+      fc.property(shortTexts, (text) => expect(splitSentences(text)).toEqual(text.match(OLD_SENTENCES) ?? [text])),
+      { numRuns: 3000 },
+    );
   });
 
   it('sees HTML in the same texts', () => {
-    fc.assert(fc.property(shortTexts, (text) => expect(containsHtml(text)).toBe(OLD_HTML_TAG.test(text))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(shortTexts, (text) => expect(containsHtml(text)).toBe(OLD_HTML_TAG.test(text))),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -31,7 +31,10 @@ describe('users-permissions, kept for Strapi itself', () => {
   });
 
   it('registers nobody: POST /api/auth/local/register is refused and no user is stored', async () => {
-    const answer = await app.api().post('/api/auth/local/register').send({ username: 'mallory', email: 'mallory@example.com', password: 'Passw0rd-Passw0rd' });
+    const answer = await app
+      .api()
+      .post('/api/auth/local/register')
+      .send({ username: 'mallory', email: 'mallory@example.com', password: 'Passw0rd-Passw0rd' });
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
     expect(isContractError(answer)).toBe(true);

@@ -57,7 +57,11 @@ const MARKDOWN_VECTORS = [
 // Each vector as an HTML document, and inside Markdown prose (HTML vectors too: Markdown allows raw HTML).
 const CASES: Array<{ form: 'HTML' | 'Markdown'; vector: string; content: string }> = [
   ...HTML_VECTORS.map((vector) => ({ form: 'HTML' as const, vector, content: `<p>Before the vector.</p>${vector}<p>After it.</p>` })),
-  ...[...HTML_VECTORS, ...MARKDOWN_VECTORS].map((vector) => ({ form: 'Markdown' as const, vector, content: `Some **bold** prose.\n\n${vector}\n\n- a list item` })),
+  ...[...HTML_VECTORS, ...MARKDOWN_VECTORS].map((vector) => ({
+    form: 'Markdown' as const,
+    vector,
+    content: `Some **bold** prose.\n\n${vector}\n\n- a list item`,
+  })),
 ];
 
 let app: TestApp;

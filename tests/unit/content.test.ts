@@ -1,4 +1,11 @@
-import { plainText, readingTimeMinutes, wordCount, renderContentHtml, sanitizeStoredContent, summarize } from '../../src/plugins/artikel/server/src/utils/content';
+import {
+  plainText,
+  readingTimeMinutes,
+  wordCount,
+  renderContentHtml,
+  sanitizeStoredContent,
+  summarize,
+} from '../../src/plugins/artikel/server/src/utils/content';
 
 describe('content helpers', () => {
   it('renders plain text as paragraphs', () => {
@@ -11,7 +18,9 @@ describe('content helpers', () => {
   });
 
   it('removes scripts, handlers and javascript: links from stored HTML but keeps structure', () => {
-    const stored = sanitizeStoredContent('<h2>Title</h2><script>x()</script><a href="javascript:alert(1)">a</a><figure><img src="https://x/y.jpg" alt="y"><figcaption>c</figcaption></figure>');
+    const stored = sanitizeStoredContent(
+      '<h2>Title</h2><script>x()</script><a href="javascript:alert(1)">a</a><figure><img src="https://x/y.jpg" alt="y"><figcaption>c</figcaption></figure>',
+    );
     expect(stored).toBe('<h2>Title</h2><a>a</a><figure><img src="https://x/y.jpg" alt="y" /><figcaption>c</figcaption></figure>');
   });
 
@@ -27,7 +36,9 @@ describe('content helpers', () => {
   it('ends each heading, list item and paragraph as a sentence, keeping the punctuation it has', () => {
     const content = '## Plan for it\n\nAsk the couple first\n\n- umbrellas\n- a covered porch!\n\n### Why?\n\nLines<br>joined';
     expect(plainText(content)).toBe('Plan for it. Ask the couple first. umbrellas. a covered porch! Why? Lines joined.');
-    expect(plainText('<h2>Light</h2><ul><li><p>soft</p></li></ul><blockquote><p>Quote: “yes.”</p></blockquote>')).toBe('Light. soft. Quote: “yes.”');
+    expect(plainText('<h2>Light</h2><ul><li><p>soft</p></li></ul><blockquote><p>Quote: “yes.”</p></blockquote>')).toBe(
+      'Light. soft. Quote: “yes.”',
+    );
   });
 
   it('summarizes short content as a whole and long content by sentences up to about 200 characters', () => {
@@ -58,7 +69,37 @@ describe('content helpers', () => {
   it('counts the words the pattern of letter and digit runs finds, in any script, joined only by an apostrophe or hyphen between two of them', () => {
     // The definition of a word, as a pattern; the service counts without building the matches.
     const wordsByPattern = (text: string): number => text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
-    const pieces = ['Straße', 'l’été', "don't", 'x-ray', 'a--b', "a'-b", '-', "'", '’', ' ', '\n', '42', '3.5', 'Ωμέγα', 'дом', '東京', '写真', '🙂', '📷x', 'e\u0301', '\ud83d', 'ÄÖÜ', '_', '—', 'foto-', '-foto', "'s", 'k8s', '١٢٣'];
+    const pieces = [
+      'Straße',
+      'l’été',
+      "don't",
+      'x-ray',
+      'a--b',
+      "a'-b",
+      '-',
+      "'",
+      '’',
+      ' ',
+      '\n',
+      '42',
+      '3.5',
+      'Ωμέγα',
+      'дом',
+      '東京',
+      '写真',
+      '🙂',
+      '📷x',
+      'e\u0301',
+      '\ud83d',
+      'ÄÖÜ',
+      '_',
+      '—',
+      'foto-',
+      '-foto',
+      "'s",
+      'k8s',
+      '١٢٣',
+    ];
     // A fixed pseudo-random sequence of pieces, so a failure is reproducible.
     let state = 7;
     const next = (): number => {
@@ -70,7 +111,7 @@ describe('content helpers', () => {
       expect({ sample, words: wordCount(sample) }).toEqual({ sample, words: wordsByPattern(sample) });
     }
     // Word counts themselves, at the 200-word boundary: 200 of a kind read in one minute, 201 in two.
-    for (const word of ['Straße', "l’été-ci", 'дом', '東京', '📷x', 'k8s']) {
+    for (const word of ['Straße', 'l’été-ci', 'дом', '東京', '📷x', 'k8s']) {
       expect(readingTimeMinutes(`${word} `.repeat(200))).toBe(1);
       expect(readingTimeMinutes(`${word} `.repeat(201))).toBe(2);
     }

@@ -17,7 +17,8 @@ describe('Markdown link neutralizing', () => {
   });
 
   it('keeps safe links, relative links, anchors and prose exactly as written', () => {
-    const markdown = '# Data: 24 mm\n\n[site](https://example.com/a_(b)) [mail](mailto:a@b.c) [top](#top) [rel](../x.jpg "t") <https://x.y> Data: f/2.8';
+    const markdown =
+      '# Data: 24 mm\n\n[site](https://example.com/a_(b)) [mail](mailto:a@b.c) [top](#top) [rel](../x.jpg "t") <https://x.y> Data: f/2.8';
     expect(neutralizeMarkdownLinks(markdown)).toBe(markdown);
   });
 

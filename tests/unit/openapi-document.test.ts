@@ -32,7 +32,8 @@ describe('the OpenAPI document', () => {
     }
     expect(createArticle.properties.tags.description).toContain(`at most ${MAX_TAGS} tags of at most ${MAX_TAG_LENGTH} characters`);
     expect(createArticle.required).toEqual(['title', 'category', 'content']);
-    const pagination = openApiDocument.components.schemas.ArticleList.properties.meta.properties.pagination.properties as unknown as Properties;
+    const pagination = openApiDocument.components.schemas.ArticleList.properties.meta.properties.pagination
+      .properties as unknown as Properties;
     expect(pagination.limit.maximum).toBe(LIST_MAX_LIMIT);
   });
 
@@ -42,7 +43,9 @@ describe('the OpenAPI document', () => {
     expect(extraField).toEqual([expect.stringContaining('/data/0 must NOT have additional properties')]);
     const wrongType = await answerProblems('GET', url, { status: 200, body: { ...list, data: [{ ...summary, views: '3' }] } });
     expect(wrongType).toEqual([expect.stringContaining('/data/0/views must be integer')]);
-    expect(await answerProblems('GET', url, { status: 500, body: {} })).toEqual([expect.stringContaining('status 500 is not in the document')]);
+    expect(await answerProblems('GET', url, { status: 500, body: {} })).toEqual([
+      expect.stringContaining('status 500 is not in the document'),
+    ]);
     expect(await answerProblems('GET', 'http://127.0.0.1/admin/login', { status: 200, body: {} })).toBeNull();
   });
 });

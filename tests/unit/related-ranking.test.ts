@@ -10,10 +10,18 @@ const fullChoice: TagChoice = { tagKeys: ['fog', 'dawn', 'coast'], categoryId: 1
 
 /** A write publishing article "x" now with these tags and category, which stood nowhere before. */
 function published(tagKeys: string[], categoryId: number | null, changes: Partial<ArticleWrite> = {}): ArticleWrite {
-  return { documentId: 'x', tagKeys, categoryId, previous: { tagKeys: [], categoryId: null }, published: { at: NOW, createdAt: NOW }, pushedOut: [], ...changes };
+  return {
+    documentId: 'x',
+    tagKeys,
+    categoryId,
+    previous: { tagKeys: [], categoryId: null },
+    published: { at: NOW, createdAt: NOW },
+    pushedOut: [],
+    ...changes,
+  };
 }
 
-describe('whether an article write changes another article\'s related articles chosen by tags', () => {
+describe("whether an article write changes another article's related articles chosen by tags", () => {
   it('does not when the written article shares none of its tags', () => {
     expect(tagChoiceChangedBy(fullChoice, published(['night', 'astro'], 1))).toBe(false);
   });
@@ -24,7 +32,12 @@ describe('whether an article write changes another article\'s related articles c
 
   it('does when the written article shares as many tags and is newer, or shares more', () => {
     expect(tagChoiceChangedBy(fullChoice, published(['fog', 'dawn'], 2))).toBe(true);
-    expect(tagChoiceChangedBy(fullChoice, published(['fog', 'dawn', 'coast'], null, { published: { at: NOW - 400 * DAY, createdAt: NOW - 400 * DAY } }))).toBe(true);
+    expect(
+      tagChoiceChangedBy(
+        fullChoice,
+        published(['fog', 'dawn', 'coast'], null, { published: { at: NOW - 400 * DAY, createdAt: NOW - 400 * DAY } }),
+      ),
+    ).toBe(true);
   });
 
   it('does not when the written article shares as many tags but is older and not in its category', () => {
@@ -40,7 +53,7 @@ describe('whether an article write changes another article\'s related articles c
     expect(tagChoiceChangedBy(partial, published(['night'], 1))).toBe(false);
   });
 
-  it('does when a chosen article is pushed out of a tag\'s candidates by the written one', () => {
+  it("does when a chosen article is pushed out of a tag's candidates by the written one", () => {
     expect(tagChoiceChangedBy(fullChoice, published(['night'], 3, { pushedOut: ['c'] }))).toBe(true);
     expect(tagChoiceChangedBy(fullChoice, published(['night'], 3, { pushedOut: ['z'] }))).toBe(false);
   });
@@ -50,6 +63,11 @@ describe('whether an article write changes another article\'s related articles c
     expect(tagChoiceChangedBy(fullChoice, published(['night'], 3, { previous: before }))).toBe(true);
     expect(tagChoiceChangedBy(fullChoice, { ...published([], null, { previous: before }), published: null })).toBe(true);
     // Keeping the shared tag and dropping another one changes nothing here.
-    expect(tagChoiceChangedBy(fullChoice, published(['fog'], 3, { previous: before, published: { at: NOW - 90 * DAY, createdAt: NOW - 90 * DAY } }))).toBe(false);
+    expect(
+      tagChoiceChangedBy(
+        fullChoice,
+        published(['fog'], 3, { previous: before, published: { at: NOW - 90 * DAY, createdAt: NOW - 90 * DAY } }),
+      ),
+    ).toBe(false);
   });
 });

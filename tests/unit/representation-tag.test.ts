@@ -4,7 +4,16 @@ const tagOf = (body: unknown): string => representationTag(JSON.stringify(body),
 
 describe('representationTag', () => {
   it('is the same whatever the view counts, at any depth', () => {
-    const page = (views: number[]) => ({ data: { title: 'Golden hour', views: views[0], related: [{ slug: 'a', views: views[1] }, { slug: 'b', views: views[2] }] } });
+    const page = (views: number[]) => ({
+      data: {
+        title: 'Golden hour',
+        views: views[0],
+        related: [
+          { slug: 'a', views: views[1] },
+          { slug: 'b', views: views[2] },
+        ],
+      },
+    });
     expect(tagOf(page([1, 2, 3]))).toBe(tagOf(page([1000, 0, 77])));
   });
 
@@ -16,7 +25,9 @@ describe('representationTag', () => {
   });
 
   it('takes a feed or sitemap as written, view-count-like words included', () => {
-    expect(representationTag('<item>The "views":1 of the hill</item>', 'text')).not.toBe(representationTag('<item>The "views":2 of the hill</item>', 'text'));
+    expect(representationTag('<item>The "views":1 of the hill</item>', 'text')).not.toBe(
+      representationTag('<item>The "views":2 of the hill</item>', 'text'),
+    );
   });
 
   it('is a strong tag: a quoted string without W/', () => {

@@ -1,4 +1,10 @@
-import { mayFind, searchableText, searchText, searchWordsOf, withinSearchLimits } from '../../src/plugins/artikel/server/src/utils/search-words';
+import {
+  mayFind,
+  searchableText,
+  searchText,
+  searchWordsOf,
+  withinSearchLimits,
+} from '../../src/plugins/artikel/server/src/utils/search-words';
 
 const text = (title: string, content = '', tags: string | null = null) => searchableText({ title, content, tags });
 

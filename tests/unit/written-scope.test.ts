@@ -18,8 +18,16 @@ describe('a written scope sent to other instances', () => {
     for (const scope of scopes) expect(writtenScopeFromText(writtenScopeToText(scope))).toEqual(scope);
   });
 
-  it('leaves out the article\'s searchable texts, which only the writing instance knows', () => {
-    const scope: WrittenScope = { documentId: 'abc', tagKeys: [], categoryId: null, previous: { tagKeys: [], categoryId: null }, published: null, pushedOut: [], texts: ['a long text'] };
+  it("leaves out the article's searchable texts, which only the writing instance knows", () => {
+    const scope: WrittenScope = {
+      documentId: 'abc',
+      tagKeys: [],
+      categoryId: null,
+      previous: { tagKeys: [], categoryId: null },
+      published: null,
+      pushedOut: [],
+      texts: ['a long text'],
+    };
     expect(writtenScopeFromText(writtenScopeToText(scope))).toEqual({ ...scope, texts: undefined });
     expect(writtenScopeToText(scope)).not.toContain('a long text');
   });

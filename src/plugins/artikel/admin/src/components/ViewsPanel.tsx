@@ -53,5 +53,8 @@ const ViewCount = ({ documentId }: { documentId: string }) => {
 export const ViewsPanel = ({ model, documentId }: PanelProps) => {
   const { formatMessage } = useIntl();
   if (model !== ARTICLE_UID || !documentId) return null;
-  return { title: formatMessage({ id: getTranslation('views.title'), defaultMessage: 'Views' }), content: <ViewCount documentId={documentId} /> };
+  return {
+    title: formatMessage({ id: getTranslation('views.title'), defaultMessage: 'Views' }),
+    content: <ViewCount documentId={documentId} />,
+  };
 };

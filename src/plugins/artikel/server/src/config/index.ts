@@ -89,7 +89,9 @@ export default {
       throw new Error('artikel: SITE_ARTICLE_URL must be an http(s) URL containing {slug}, e.g. https://studio.example/artikel/{slug}');
     }
     if (config.siteArticleUrl !== '' && (!isHttpUrlPattern(config.sitePreviewUrl) || !config.sitePreviewUrl.includes('{token}'))) {
-      throw new Error('artikel: SITE_PREVIEW_URL must be an http(s) URL containing {token}, e.g. https://studio.example/vorschau?token={token}');
+      throw new Error(
+        'artikel: SITE_PREVIEW_URL must be an http(s) URL containing {token}, e.g. https://studio.example/vorschau?token={token}',
+      );
     }
     if (!Number.isSafeInteger(config.previewLinkMinutes) || config.previewLinkMinutes < 1) {
       throw new Error('artikel: ARTIKEL_PREVIEW_MINUTES must be a whole number of minutes, at least 1');
@@ -106,7 +108,10 @@ export default {
     if (!Number.isSafeInteger(config.viewWriteMs) || config.viewWriteMs < 0 || config.viewWriteMs > 60_000) {
       throw new Error('artikel: ARTIKEL_VIEW_WRITE_MS must be a whole number of milliseconds up to 60000 (0 writes each view at once)');
     }
-    for (const [name, value] of [['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge], ['ARTIKEL_CACHE_STALE_SECONDS', config.cacheStaleSeconds]] as const) {
+    for (const [name, value] of [
+      ['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge],
+      ['ARTIKEL_CACHE_STALE_SECONDS', config.cacheStaleSeconds],
+    ] as const) {
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`artikel: ${name} must be a whole number of seconds (0 turns it off)`);
     }
   },

@@ -35,11 +35,13 @@ const FIELD_TEXTS: Record<string, Record<string, FieldText>> = {
     title: { label: 'Title' },
     slug: {
       label: 'URL slug',
-      description: 'The article’s address on the site and in the API (/api/artikel/<slug>). Left empty, it is made from the title. Keep it once published: links point to it.',
+      description:
+        'The article’s address on the site and in the API (/api/artikel/<slug>). Left empty, it is made from the title. Keep it once published: links point to it.',
     },
     summary: {
       label: 'Summary',
-      description: 'Two or three sentences for lists and teasers. Left empty, it is written from the content and follows every change of it until you type your own.',
+      description:
+        'Two or three sentences for lists and teasers. Left empty, it is written from the content and follows every change of it until you type your own.',
     },
     content: { label: 'Content', description: 'Markdown or HTML. Scripts and unsafe links are removed when saved.' },
     category: { label: 'Category' },
@@ -54,7 +56,10 @@ const FIELD_TEXTS: Record<string, Record<string, FieldText>> = {
       description: 'An https:// address. When filled, it is shown instead of the cover photo above; leave it empty to use that photo.',
       placeholder: 'https://',
     },
-    gallery: { label: 'Gallery', description: 'Photos from the Media Library, in order; each one’s alternative text and caption are served with it.' },
+    gallery: {
+      label: 'Gallery',
+      description: 'Photos from the Media Library, in order; each one’s alternative text and caption are served with it.',
+    },
     author: { label: 'Author', description: 'Left empty, the studio’s name.' },
     meta_title: { label: 'SEO title', description: 'For search results and link previews. Left empty, it is the title and follows it.' },
     meta_description: {

@@ -22,7 +22,10 @@ interface UidService {
  * the field shows "categories" as unavailable and never suggests it.
  */
 export function reserveRouteSlugsInContentManager(strapi: Core.Strapi): void {
-  const services = strapi.get('services') as { extend: (uid: string, extend: (service: UidService) => UidService) => void; get: (uid: string) => unknown };
+  const services = strapi.get('services') as {
+    extend: (uid: string, extend: (service: UidService) => UidService) => void;
+    get: (uid: string) => unknown;
+  };
   if (services.get(UID_SERVICE) === undefined) return;
   services.extend(UID_SERVICE, (service) => ({
     ...service,

@@ -8,7 +8,14 @@ import { linkHeader, pagingLinks } from '../utils/paging-links';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { validateCreateArticle } from '../validation/create-article';
 import { validateIdempotencyKey } from '../validation/idempotency-key';
-import { validateCreateQuery, validateFeedQuery, validateListQuery, validateNoParameters, validateSitemapFile, validateSlug } from '../validation/read-queries';
+import {
+  validateCreateQuery,
+  validateFeedQuery,
+  validateListQuery,
+  validateNoParameters,
+  validateSitemapFile,
+  validateSlug,
+} from '../validation/read-queries';
 import { FEED_CONTENT_TYPES } from '../services/feeds';
 
 interface Context {
@@ -58,7 +65,11 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     const query = await validateListQuery(ctx.query);
     const list = await getService(strapi, 'article-reads').list(query);
     // Absolute, on the public address when one is configured (PUBLIC_URL), so a client can follow them as they are.
-    const links = pagingLinks(new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, apiBase(strapi, ctx)), list.meta.pagination.page, list.meta.pagination.page_count);
+    const links = pagingLinks(
+      new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, apiBase(strapi, ctx)),
+      list.meta.pagination.page,
+      list.meta.pagination.page_count,
+    );
     const header = linkHeader(links);
     if (header !== null) ctx.set('Link', header);
     ctx.body = { ...list, links };
@@ -80,7 +91,10 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     const { dryRun } = await validateCreateQuery(ctx.query);
     const key = validateIdempotencyKey(ctx.request.headers['idempotency-key']);
     // A dry run stores nothing, so it has nothing to replay: its key is checked, not kept.
-    const keyed = key === null || dryRun ? null : { scope: `token:${ctx.state.auth?.credentials?.id ?? 'none'}`, key, fingerprint: requestFingerprint(ctx.request.body) };
+    const keyed =
+      key === null || dryRun
+        ? null
+        : { scope: `token:${ctx.state.auth?.credentials?.id ?? 'none'}`, key, fingerprint: requestFingerprint(ctx.request.body) };
     // A retry of a finished request is answered before its body is checked again: the first answer, or a 422 for another body.
     const outcome = (keyed && (await getService(strapi, 'idempotency').storedAnswer(keyed))) ?? null;
     const answer = outcome ? { ...outcome, replayed: true } : await writeArticle(strapi, ctx.request.body, dryRun, keyed);

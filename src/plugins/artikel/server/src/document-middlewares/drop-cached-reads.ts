@@ -30,7 +30,8 @@ export const dropCachedReads =
     // read-freshness); a category's (its name, its slug) shows in every article of it: everything,
     // unless it is new and no article is put in it (the category list and category names only).
     const documentId = write.uid === ARTICLE_UID ? writtenDocumentId(write, result) : null;
-    if (write.uid === CATEGORY_UID && write.action === 'create' && !connectsAny(write.params.data?.articles)) await freshness.written('published');
+    if (write.uid === CATEGORY_UID && write.action === 'create' && !connectsAny(write.params.data?.articles))
+      await freshness.written('published');
     else if (documentId === null) await freshness.written('everything');
     else await freshness.articleWritten(documentId, before);
     return result;

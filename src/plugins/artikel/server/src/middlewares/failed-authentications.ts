@@ -20,10 +20,11 @@ const failedAuthentications = (_config: unknown, { strapi }: { strapi: Core.Stra
   const postsPerMinute = strapi.plugin(PLUGIN_ID).config('postsPerMinute') as number;
   if (postsPerMinute === 0) return (_ctx, next) => next();
   const limiter = postRateLimiter(strapi, postsPerMinute, WINDOW_SECONDS);
-  const countFailure = (ctx: Context) => limiter.consume(addressKey(ctx)).then(
-    () => undefined,
-    () => undefined,
-  );
+  const countFailure = (ctx: Context) =>
+    limiter.consume(addressKey(ctx)).then(
+      () => undefined,
+      () => undefined,
+    );
 
   return async (ctx: Context, next) => {
     if (!WRITES.has(ctx.method) || !STUDIO_API.test(ctx.path)) return next();

@@ -24,7 +24,9 @@ const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strap
   const maxAge = strapi.plugin(PLUGIN_ID).config('cacheMaxAge') as number;
   const stale = strapi.plugin(PLUGIN_ID).config('cacheStaleSeconds') as number;
   const cacheControl =
-    config.policy === 'revalidate' || maxAge === 0 ? 'public, no-cache' : `public, max-age=${maxAge}${stale > 0 ? `, stale-while-revalidate=${stale}` : ''}`;
+    config.policy === 'revalidate' || maxAge === 0
+      ? 'public, no-cache'
+      : `public, max-age=${maxAge}${stale > 0 ? `, stale-while-revalidate=${stale}` : ''}`;
 
   return async (ctx: Context, next) => {
     await next();

@@ -42,9 +42,16 @@ const postRateLimit = (_config: unknown, { strapi }: { strapi: Core.Strapi }): C
 
   return async (ctx, next) => {
     const keys = [addressKey(ctx), tokenKey(ctx)].filter((key): key is string => key !== null);
-    const refusals = (await Promise.all(keys.map((key) => limiter.consume(key).then(() => null, (refusal: unknown) => refusal)))).filter(
-      (refusal): refusal is RateLimiterRes => refusal instanceof RateLimiterRes,
-    );
+    const refusals = (
+      await Promise.all(
+        keys.map((key) =>
+          limiter.consume(key).then(
+            () => null,
+            (refusal: unknown) => refusal,
+          ),
+        ),
+      )
+    ).filter((refusal): refusal is RateLimiterRes => refusal instanceof RateLimiterRes);
     if (refusals.length > 0) throw tooManyWrites(ctx, postsPerMinute, refusals);
     await next();
   };

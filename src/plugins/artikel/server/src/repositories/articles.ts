@@ -213,7 +213,11 @@ export const publishedArticles = (strapi: Core.Strapi) => {
    * chooses it by itself.
    */
   const publishedRowsById = (): QueryBuilder =>
-    sqlite ? knex().from(knex().raw('?? AS a INDEXED BY ??', [TABLES.articles, PUBLISHED_ARTICLE_IDS_INDEX])).whereNotNull('a.published_at') : publishedRows();
+    sqlite
+      ? knex()
+          .from(knex().raw('?? AS a INDEXED BY ??', [TABLES.articles, PUBLISHED_ARTICLE_IDS_INDEX]))
+          .whereNotNull('a.published_at')
+      : publishedRows();
 
   /** Published article rows with their category link (`l`) and category (`c`). */
   const published = (): QueryBuilder => publishedRows().joinRaw(CATEGORY_JOINS);
@@ -231,7 +235,10 @@ export const publishedArticles = (strapi: Core.Strapi) => {
   /** The ids of the categories a filter names (by name or slug, any case): a handful of rows, read first so the link table's index is used. */
   const categoryIdsNamed = async (category: string): Promise<number[]> => {
     const key = category.toLowerCase();
-    const rows = (await knex()(TABLES.categories).select('id').whereRaw('LOWER(name) = ?', [key]).orWhereRaw('LOWER(slug) = ?', [key])) as Array<{ id: number | string }>;
+    const rows = (await knex()(TABLES.categories)
+      .select('id')
+      .whereRaw('LOWER(name) = ?', [key])
+      .orWhereRaw('LOWER(slug) = ?', [key])) as Array<{ id: number | string }>;
     return rows.map((row) => Number(row.id));
   };
 
@@ -250,10 +257,14 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     if (filters.category !== null) {
       const categoryIds = await categoryIdsNamed(filters.category);
       if (categoryIds.length === 0) return null;
-      query.whereRaw('? IN ?', [column('a.id'), knex()(TABLES.articleCategoryLinks).select('article_id').whereIn('category_id', categoryIds)]);
+      query.whereRaw('? IN ?', [
+        column('a.id'),
+        knex()(TABLES.articleCategoryLinks).select('article_id').whereIn('category_id', categoryIds),
+      ]);
     }
     if (filters.tagKey !== null) {
-      if (indexComplete(strapi)) query.whereRaw('? IN ?', [column('a.document_id'), knex()(TABLES.tags).select('document_id').where('tag', filters.tagKey)]);
+      if (indexComplete(strapi))
+        query.whereRaw('? IN ?', [column('a.document_id'), knex()(TABLES.tags).select('document_id').where('tag', filters.tagKey)]);
       else {
         const scan = hasTagByScan('a.tags', filters.tagKey, sqlite);
         query.whereRaw(scan.sql, scan.bindings);
@@ -267,25 +278,29 @@ export const publishedArticles = (strapi: Core.Strapi) => {
    * cover), and any `extra` columns of `a`. Written as one piece of SQL: knex quotes each named
    * column anew on every query, a tenth of an uncached latest's time. None of the names needs quoting.
    */
-  const withSummaryColumns = (query: QueryBuilder, extra: string[] = []): QueryBuilder => query.joinRaw(SUMMARY_JOINS).select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')));
+  const withSummaryColumns = (query: QueryBuilder, extra: string[] = []): QueryBuilder =>
+    query.joinRaw(SUMMARY_JOINS).select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')));
 
-  const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> => (await withSummaryColumns(query, extra)) as Row[];
-
-  const records = async (query: QueryBuilder): Promise<ArticleRecord[]> => (await summaryRows(query)).map(parseSummaryRow);
+  const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> =>
+    (await withSummaryColumns(query, extra)) as Row[];
 
   /** The summaries of a filtered list's page: a long read (see longReadRows). */
-  const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> => ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow);
+  const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> =>
+    ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow);
 
   /** An article's gallery, in the order the editor gave it. */
-  const galleryOf = async (articleId: number): Promise<MediaRecord[]> => ((await readRows(strapi, GALLERY_OF, [articleId])) as GalleryRow[]).map(parseGalleryRow);
+  const galleryOf = async (articleId: number): Promise<MediaRecord[]> =>
+    ((await readRows(strapi, GALLERY_OF, [articleId])) as GalleryRow[]).map(parseGalleryRow);
 
-  const narrowsNothing = (filters: ArticleFilters): boolean => filters.words.length === 0 && filters.category === null && filters.tagKey === null;
+  const narrowsNothing = (filters: ArticleFilters): boolean =>
+    filters.words.length === 0 && filters.category === null && filters.tagKey === null;
 
   return {
     categoryIdsNamed,
 
     async count(filters: ArticleFilters): Promise<number> {
-      if (narrowsNothing(filters)) return Number(((await readRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0);
+      if (narrowsNothing(filters))
+        return Number(((await readRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0);
       if (filters.category === null && filters.tagKey === null && filters.words.length > 0) {
         const matches = await searchIndex(strapi).countAlone(filters.words);
         if (matches !== null) return matches;
@@ -304,7 +319,8 @@ export const publishedArticles = (strapi: Core.Strapi) => {
      */
     async newest(filters: ArticleFilters, limit: number, offset = 0, matching?: number): Promise<ArticleRecord[]> {
       // The latest, the unfiltered list and a feed of every category: a page of the published_at index.
-      if (narrowsNothing(filters)) return ((await readRows(strapi, `${NEWEST_SUMMARIES} ${limitSql(limit, offset)}`)) as SummaryRow[]).map(parseSummaryRow);
+      if (narrowsNothing(filters))
+        return ((await readRows(strapi, `${NEWEST_SUMMARIES} ${limitSql(limit, offset)}`)) as SummaryRow[]).map(parseSummaryRow);
       const walk = matching === undefined || matching > FEW_MATCHES;
       const selected = await filtered(filters, { forPage: walk });
       if (selected === null) return [];
@@ -325,7 +341,15 @@ export const publishedArticles = (strapi: Core.Strapi) => {
           .where('a.document_id', documentId)
           .select('a.id', 'a.title', 'a.content', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at'),
       )) as
-        | { id: number | string; title: string | null; content: string | null; tags: string | null; category_id: number | string | null; published_at: unknown; created_at: unknown }
+        | {
+            id: number | string;
+            title: string | null;
+            content: string | null;
+            tags: string | null;
+            category_id: number | string | null;
+            published_at: unknown;
+            created_at: unknown;
+          }
         | undefined;
       if (row === undefined) return null;
       return {
@@ -343,7 +367,13 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       const [row] = (await readRows(strapi, DETAIL_BY_SLUG, [slug])) as DetailRow[];
       if (row === undefined) return null;
       return {
-        record: { ...parseSummaryRow(row), metaTitle: row.meta_title, metaDescription: row.meta_description, metaKeywords: row.meta_keywords, gallery: await galleryOf(Number(row.id)) },
+        record: {
+          ...parseSummaryRow(row),
+          metaTitle: row.meta_title,
+          metaDescription: row.meta_description,
+          metaKeywords: row.meta_keywords,
+          gallery: await galleryOf(Number(row.id)),
+        },
         categoryId: row.category_id === null ? null : Number(row.category_id),
       };
     },
@@ -351,7 +381,11 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     /** The published articles of these documents, in the order given (unpublished ones left out). */
     async byDocumentIds(documentIds: string[]): Promise<ArticleRecord[]> {
       if (documentIds.length === 0) return [];
-      const rows = (await readRows(strapi, `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`, documentIds)) as SummaryRow[];
+      const rows = (await readRows(
+        strapi,
+        `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`,
+        documentIds,
+      )) as SummaryRow[];
       const found = new Map(rows.map(parseSummaryRow).map((record) => [record.documentId, record]));
       return documentIds.flatMap((id) => found.get(id) ?? []);
     },
@@ -362,7 +396,10 @@ export const publishedArticles = (strapi: Core.Strapi) => {
      * rank. Only the newest RELATED_CANDIDATES_PER_TAG articles of each tag are candidates, so the
      * cost does not grow with the archive. The summaries come with the ranking, in one query.
      */
-    async sharingTags(article: { documentId: string; tagKeys: string[]; categoryId: number | null }, limit: number): Promise<Array<{ record: ArticleRecord; rank: RelatedRank }>> {
+    async sharingTags(
+      article: { documentId: string; tagKeys: string[]; categoryId: number | null },
+      limit: number,
+    ): Promise<Array<{ record: ArticleRecord; rank: RelatedRank }>> {
       if (article.tagKeys.length === 0) return [];
       // A UNION of per-tag LIMITs has no query-builder form; PostgreSQL needs an alias on every subquery in FROM.
       // UNION ALL: IN needs no duplicates removed, and SQLite's UNION sorted every tag's candidates to remove them (a third of the query's time).
@@ -374,22 +411,35 @@ export const publishedArticles = (strapi: Core.Strapi) => {
       // Each candidate document with how many of the tags it shares (a subquery in parentheses).
       let sharing: RawSql;
       if (indexComplete(strapi)) {
-        const candidates = union(article.tagKeys.map((key) => ({ sql: `SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ${newestOfTag}`, bindings: [key, article.documentId] })));
+        const candidates = union(
+          article.tagKeys.map((key) => ({
+            sql: `SELECT document_id FROM ${TABLES.tags} WHERE tag = ? AND document_id <> ? ${newestOfTag}`,
+            bindings: [key, article.documentId],
+          })),
+        );
         // A query builder as a binding is written in parentheses.
         sharing = knex().raw('?', [
-          knex()(TABLES.tags).select('document_id').count({ shared: '*' }).whereIn('tag', article.tagKeys).whereRaw(`document_id IN (${candidates.sql})`, candidates.bindings).groupBy('document_id'),
+          knex()(TABLES.tags)
+            .select('document_id')
+            .count({ shared: '*' })
+            .whereIn('tag', article.tagKeys)
+            .whereRaw(`document_id IN (${candidates.sql})`, candidates.bindings)
+            .groupBy('document_id'),
         ]);
       } else {
         // While the index is built: the same candidates and counts, read from the articles' tags.
         const scans = article.tagKeys.map((key) => hasTagByScan('tags', key, sqlite));
         const candidates = union(
-          scans.map((scan) => ({ sql: `SELECT document_id FROM ${TABLES.articles} WHERE published_at IS NOT NULL AND ${scan.sql} AND document_id <> ? ${newestOfTag}`, bindings: [...scan.bindings, article.documentId] })),
+          scans.map((scan) => ({
+            sql: `SELECT document_id FROM ${TABLES.articles} WHERE published_at IS NOT NULL AND ${scan.sql} AND document_id <> ? ${newestOfTag}`,
+            bindings: [...scan.bindings, article.documentId],
+          })),
         );
         const shared = scans.map((scan) => `CASE WHEN ${scan.sql} THEN 1 ELSE 0 END`).join(' + ');
-        sharing = knex().raw(`(SELECT document_id, ${shared} AS shared FROM ${TABLES.articles} WHERE published_at IS NOT NULL AND document_id IN (${candidates.sql}))`, [
-          ...scans.flatMap((scan) => scan.bindings),
-          ...candidates.bindings,
-        ]);
+        sharing = knex().raw(
+          `(SELECT document_id, ${shared} AS shared FROM ${TABLES.articles} WHERE published_at IS NOT NULL AND document_id IN (${candidates.sql}))`,
+          [...scans.flatMap((scan) => scan.bindings), ...candidates.bindings],
+        );
       }
       // Without a category there is no tie-break by it: a bare 0 in ORDER BY would name a column (an error).
       const sameCategory = knex().raw(
@@ -419,7 +469,10 @@ export const publishedArticles = (strapi: Core.Strapi) => {
           { column: 'a.published_at', order: 'desc' },
           { column: 'a.created_at', order: 'desc' },
         ]);
-      const rows = await summaryRows<SummaryRow & { shared: number | string; category_id: number | string | null }>(chosen, ['r.shared', 'l.category_id']);
+      const rows = await summaryRows<SummaryRow & { shared: number | string; category_id: number | string | null }>(chosen, [
+        'r.shared',
+        'l.category_id',
+      ]);
       return rows.map((row) => ({
         record: parseSummaryRow(row),
         rank: {
@@ -443,13 +496,17 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     async pushedOutOfCandidates(tagKeys: string[], publishedAt: number): Promise<string[]> {
       const pushedOut = new Set<string>();
       for (const key of tagKeys) {
-        const newer = (await firstRow(knex()(TABLES.tags).where('tag', key).where('published_at', '>=', new Date(publishedAt)).count({ total: '*' }))) as { total: number | string } | undefined;
+        const newer = (await firstRow(
+          knex()(TABLES.tags).where('tag', key).where('published_at', '>=', new Date(publishedAt)).count({ total: '*' }),
+        )) as { total: number | string } | undefined;
         const edge = limitRows(
           knex()(TABLES.tags).select('published_at').where('tag', key).orderBy('published_at', 'desc'),
           Math.max(1, Number(newer?.total ?? 0)) + 1,
           RELATED_CANDIDATES_PER_TAG,
         );
-        const rows = (await knex()(TABLES.tags).select('document_id').where('tag', key).whereIn('published_at', edge)) as Array<{ document_id: string }>;
+        const rows = (await knex()(TABLES.tags).select('document_id').where('tag', key).whereIn('published_at', edge)) as Array<{
+          document_id: string;
+        }>;
         for (const row of rows) pushedOut.add(String(row.document_id));
       }
       return [...pushedOut];
@@ -495,14 +552,23 @@ export const publishedArticles = (strapi: Core.Strapi) => {
 
     /** Every category with its number of published articles, by name. */
     async categoryCounts(): Promise<CategoryCountRecord[]> {
-      const categories = (await knex()(TABLES.categories).select('id', 'name', 'slug').orderByRaw('LOWER(name) ASC')) as Array<{ id: number | string; name: string | null; slug: string | null }>;
+      const categories = (await knex()(TABLES.categories).select('id', 'name', 'slug').orderByRaw('LOWER(name) ASC')) as Array<{
+        id: number | string;
+        name: string | null;
+        slug: string | null;
+      }>;
       // Counted from the published rows' ids alone: the article rows themselves (with their text) are
       // never read. SQLite is told to start from the articles (CROSS JOIN fixes the order), so it reads
       // the published_at index instead of looking up every link's article row.
       const counted = (await knex()
         .select('l.category_id')
         .count({ article_count: '*' })
-        .from(knex().raw(`?? AS a ${sqlite ? 'CROSS JOIN' : 'JOIN'} ?? AS l ON l.article_id = a.id`, [TABLES.articles, TABLES.articleCategoryLinks]))
+        .from(
+          knex().raw(`?? AS a ${sqlite ? 'CROSS JOIN' : 'JOIN'} ?? AS l ON l.article_id = a.id`, [
+            TABLES.articles,
+            TABLES.articleCategoryLinks,
+          ]),
+        )
         .whereNotNull('a.published_at')
         .groupBy('l.category_id')) as Array<{ category_id: number | string; article_count: number | string }>;
       const counts = new Map(counted.map((row) => [Number(row.category_id), Number(row.article_count)]));

@@ -11,8 +11,10 @@ const BATCH_ROWS = 2000;
  * synchronous), and one over a million rows would keep the service from answering for seconds.
  */
 export async function lastOfBatch(db: Knex, table: string, after: string): Promise<string | null> {
-  const row = (await firstRow(db(table).select('document_id').where('document_id', '>', after).orderBy('document_id'), BATCH_ROWS - 1)) as { document_id: string } | undefined;
+  const row = (await firstRow(db(table).select('document_id').where('document_id', '>', after).orderBy('document_id'), BATCH_ROWS - 1)) as
+    { document_id: string } | undefined;
   if (row !== undefined) return String(row.document_id);
-  const last = (await firstRow(db(table).max({ document_id: 'document_id' }).where('document_id', '>', after))) as { document_id: string | null } | undefined;
+  const last = (await firstRow(db(table).max({ document_id: 'document_id' }).where('document_id', '>', after))) as
+    { document_id: string | null } | undefined;
   return last?.document_id == null ? null : String(last.document_id);
 }

@@ -23,7 +23,9 @@ export async function lockUntilCommit(strapi: Core.Strapi, name: string): Promis
 export async function tryLockUntilCommit(strapi: Core.Strapi, name: string): Promise<boolean> {
   if (isSqlite(strapi)) return true;
   return inTransaction(strapi, async ({ trx }) => {
-    const result = (await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`artikel:${name}`])) as { rows: Array<{ locked: boolean }> };
+    const result = (await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`artikel:${name}`])) as {
+      rows: Array<{ locked: boolean }>;
+    };
     return result.rows[0]?.locked === true;
   });
 }

@@ -33,12 +33,17 @@ export class LongReads {
 
   private nextId = 1;
 
-  constructor(private readonly filename: string, private readonly pragmas: () => Promise<string[]>) {}
+  constructor(
+    private readonly filename: string,
+    private readonly pragmas: () => Promise<string[]>,
+  ) {}
 
   async rows(sql: string, bindings: SqlValue[]): Promise<unknown[]> {
     const reader = await (this.reader ??= this.start());
     if (reader.waiting.size >= MAX_WAITING) {
-      throw new errors.RateLimitError('Too many searches and filtered lists are being read at once; retry in a second.', { retryAfterSeconds: 1 });
+      throw new errors.RateLimitError('Too many searches and filtered lists are being read at once; retry in a second.', {
+        retryAfterSeconds: 1,
+      });
     }
     const id = this.nextId++;
     return new Promise<unknown[]>((resolve, reject) => {
@@ -88,7 +93,9 @@ export function longReadsOf(strapi: Core.Strapi, readPragma: (name: string) => P
   let reads = longReads.get(strapi);
   if (reads === undefined) {
     const { filename } = (strapi.db.connection.client.config as { connection: { filename: string } }).connection;
-    reads = new LongReads(filename, async () => Promise.all(COPIED_PRAGMAS.map(async (name) => `${name} = ${String(await readPragma(name))}`)));
+    reads = new LongReads(filename, async () =>
+      Promise.all(COPIED_PRAGMAS.map(async (name) => `${name} = ${String(await readPragma(name))}`)),
+    );
     longReads.set(strapi, reads);
   }
   return reads;

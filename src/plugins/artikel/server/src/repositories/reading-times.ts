@@ -13,7 +13,12 @@ export interface UncountedRow {
  * Service, an old export's import), a batch of them after `afterId`, in id order.
  */
 export async function rowsWithoutReadingTime(strapi: Core.Strapi, afterId: number, limit: number): Promise<UncountedRow[]> {
-  const rows = (await database(strapi)(TABLES.articles).select('id', 'content').whereNull('reading_time').where('id', '>', afterId).orderBy('id').limit(limit)) as Array<{
+  const rows = (await database(strapi)(TABLES.articles)
+    .select('id', 'content')
+    .whereNull('reading_time')
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)) as Array<{
     id: number | string;
     content: string | null;
   }>;

@@ -33,6 +33,7 @@ export async function firstRow(query: { first(): Limitable & PromiseLike<unknown
  * a whole number the repository computed; anything else is a defect, not input.
  */
 export function limitSql(limit: number, offset = 0): string {
-  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset) || limit < 0 || offset < 0) throw new Error(`not a row limit: LIMIT ${limit} OFFSET ${offset}`);
+  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset) || limit < 0 || offset < 0)
+    throw new Error(`not a row limit: LIMIT ${limit} OFFSET ${offset}`);
   return `LIMIT ${limit} OFFSET ${offset}`;
 }

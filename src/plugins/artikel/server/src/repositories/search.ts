@@ -95,10 +95,13 @@ async function addArticleIdColumn(db: Knex): Promise<void> {
 /** See SearchIndex.isComplete. */
 async function coversThePublishedRows(db: Knex): Promise<boolean> {
   const totals = async (query: QueryBuilder, idColumn: string): Promise<string> => {
-    const row = (await firstRow(query.count({ count: '*' }).sum({ ids: idColumn }))) as { count: number | string; ids: number | string | null } | undefined;
+    const row = (await firstRow(query.count({ count: '*' }).sum({ ids: idColumn }))) as
+      { count: number | string; ids: number | string | null } | undefined;
     return `${String(row?.count ?? 0)}:${BigInt(String(row?.ids ?? 0)).toString()}`;
   };
-  return (await totals(db(TABLES.articles).whereNotNull('published_at'), 'id')) === (await totals(db(TABLES.searchDocuments), 'article_id'));
+  return (
+    (await totals(db(TABLES.articles).whereNotNull('published_at'), 'id')) === (await totals(db(TABLES.searchDocuments), 'article_id'))
+  );
 }
 
 async function lastArticleId(db: Knex): Promise<number> {
@@ -109,7 +112,7 @@ async function lastArticleId(db: Knex): Promise<number> {
 /** Documents whose entry was not built from a current published row, looked for a batch of entries per statement (see lastOfBatch). */
 async function staleEntries(db: Knex): Promise<string[]> {
   const stale: string[] = [];
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const last = await lastOfBatch(db, TABLES.searchDocuments, after);
     if (last === null) return stale;
     const rows = (await db({ d: TABLES.searchDocuments })
@@ -169,7 +172,10 @@ function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     for (let start = 0; start < documentIds.length; start += BATCH) {
       const batch = documentIds.slice(start, start + BATCH);
       const placeholders = batch.map(() => '?').join(', ');
-      await db.raw(`DELETE FROM ${TABLES.search} WHERE rowid IN (SELECT id FROM ${TABLES.searchDocuments} WHERE document_id IN (${placeholders}))`, batch);
+      await db.raw(
+        `DELETE FROM ${TABLES.search} WHERE rowid IN (SELECT id FROM ${TABLES.searchDocuments} WHERE document_id IN (${placeholders}))`,
+        batch,
+      );
       await db(TABLES.searchDocuments).whereIn('document_id', batch).delete();
     }
   };
@@ -181,7 +187,8 @@ function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * published article for each chunk.
    */
   const add = async (db: Knex, scope: { documentId: string } | { afterId: number; throughId: number }): Promise<number[]> => {
-    const [filter, bindings] = 'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
+    const [filter, bindings] =
+      'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
     const before = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
     const lastDocsId = Number(before?.id ?? 0);
     await db.raw(
@@ -199,7 +206,9 @@ function sqliteSearch(strapi: Core.Strapi): DialectSearch {
        WHERE d.id > ?`,
       [lastDocsId],
     );
-    const rows = (await db(TABLES.searchDocuments).select('article_id').where('id', '>', lastDocsId).orderBy('article_id')) as Array<{ article_id: number | string }>;
+    const rows = (await db(TABLES.searchDocuments).select('article_id').where('id', '>', lastDocsId).orderBy('article_id')) as Array<{
+      article_id: number | string;
+    }>;
     return rows.map((row) => Number(row.article_id));
   };
 
@@ -264,12 +273,19 @@ function sqliteSearch(strapi: Core.Strapi): DialectSearch {
         // their documents (1.0 instead of 3.0 ms per page at 10,000 articles).
         query.whereRaw('? IN ?', [
           knex().select('d.id').from({ d: TABLES.searchDocuments }).where('d.document_id', documentColumn),
-          knex().select('rowid').from(TABLES.search).whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
+          knex()
+            .select('rowid')
+            .from(TABLES.search)
+            .whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
         ]);
       } else if (indexed.length > 0) {
         query.whereRaw('? IN ?', [
           documentColumn,
-          knex().select('d.document_id').from({ s: TABLES.search }).join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid').whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
+          knex()
+            .select('d.document_id')
+            .from({ s: TABLES.search })
+            .join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid')
+            .whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
         ]);
       }
       for (const word of scanned) scanFor(query, word, true);
@@ -282,7 +298,10 @@ function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       // A complete index holds one entry per published article, kept so by every write's own
       // transaction: its matches are the articles. 3.2 ms instead of 15.5 ms for a word in two
       // thirds of 10,000 articles, whose entries the join would look up one by one.
-      const row = (await longReadRows(strapi, readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]))) as Array<{ total: number }>;
+      const row = (await longReadRows(
+        strapi,
+        readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
+      )) as Array<{ total: number }>;
       return Number(row[0]?.total ?? 0);
     },
   };
@@ -320,9 +339,12 @@ function postgresSearch(strapi: Core.Strapi): DialectSearch {
       });
       // Sorted, so that two transactions adding the same new words take their row locks in one order.
       const words = [...new Set(entries.flatMap((entry) => entry.terms))].sort();
-      await db.raw(`INSERT INTO ${TABLES.searchTerms} (term) SELECT term FROM unnest(?::text[]) WITH ORDINALITY AS t(term, n) ORDER BY n ON CONFLICT DO NOTHING`, [words]);
+      await db.raw(
+        `INSERT INTO ${TABLES.searchTerms} (term) SELECT term FROM unnest(?::text[]) WITH ORDINALITY AS t(term, n) ORDER BY n ON CONFLICT DO NOTHING`,
+        [words],
+      );
       await db(TABLES.searchDocuments)
-        .insert(entries.map(({ longTerms, ...entry }) => entry))
+        .insert(entries.map(({ longTerms: _longTerms, ...entry }) => entry))
         .onConflict('document_id')
         .merge();
       const longTerms = entries.flatMap((entry) => entry.longTerms.map((term) => ({ document_id: entry.document_id, term })));
@@ -361,13 +383,18 @@ function postgresSearch(strapi: Core.Strapi): DialectSearch {
         await knex().raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
         await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchTerms}_trgm ON ${TABLES.searchTerms} USING gin (term gin_trgm_ops)`);
       } catch (error) {
-        strapi.log.warn(`artikel: search runs without the pg_trgm index (${String(error)}); ask the database owner to run CREATE EXTENSION pg_trgm`);
+        strapi.log.warn(
+          `artikel: search runs without the pg_trgm index (${String(error)}); ask the database owner to run CREATE EXTENSION pg_trgm`,
+        );
       }
     },
 
     async sync(trx, documentId) {
       await removeEntries(trx, [documentId]);
-      const published = (await trx(TABLES.articles).select('id', 'document_id', 'title', 'content', 'tags').where({ document_id: documentId }).whereNotNull('published_at')) as PublishedText[];
+      const published = (await trx(TABLES.articles)
+        .select('id', 'document_id', 'title', 'content', 'tags')
+        .where({ document_id: documentId })
+        .whereNotNull('published_at')) as PublishedText[];
       await insertEntries(trx, published);
     },
 
@@ -407,11 +434,17 @@ function postgresSearch(strapi: Core.Strapi): DialectSearch {
         // One scan of the array index with every word's dictionary matches: a word that matches
         // no dictionary word makes its condition unsatisfiable, and the scan ends at once.
         const holding = knex()(TABLES.searchDocuments).select('document_id');
-        for (const word of short) holding.whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern(word)]);
+        for (const word of short)
+          holding.whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern(word)]);
         query.whereRaw('? IN ?', [documentColumn, holding]);
       }
       for (const word of long) {
-        query.whereRaw('? IN ?', [documentColumn, knex()(TABLES.searchLongTerms).select('document_id').whereRaw("term LIKE ? ESCAPE '\\'", [pattern(word)])]);
+        query.whereRaw('? IN ?', [
+          documentColumn,
+          knex()(TABLES.searchLongTerms)
+            .select('document_id')
+            .whereRaw("term LIKE ? ESCAPE '\\'", [pattern(word)]),
+        ]);
       }
       return query;
     },

@@ -18,10 +18,18 @@ const BATCH = 500;
 
 async function insertTags(db: Knex, rows: PublishedRow[]): Promise<void> {
   const entries = rows.flatMap((row) =>
-    parseTags(row.tags).map((tag) => ({ tag: tagKey(tag), document_id: row.document_id, published_at: row.published_at, article_id: row.id })),
+    parseTags(row.tags).map((tag) => ({
+      tag: tagKey(tag),
+      document_id: row.document_id,
+      published_at: row.published_at,
+      article_id: row.id,
+    })),
   );
   for (let start = 0; start < entries.length; start += BATCH) {
-    await db(TABLES.tags).insert(entries.slice(start, start + BATCH)).onConflict(['tag', 'document_id']).ignore();
+    await db(TABLES.tags)
+      .insert(entries.slice(start, start + BATCH))
+      .onConflict(['tag', 'document_id'])
+      .ignore();
   }
 }
 
@@ -34,7 +42,10 @@ export const tagIndex = (strapi: Core.Strapi) => ({
   /** Makes a document's rows follow its published row, in the current transaction. */
   async sync(documentId: string): Promise<void> {
     const db = database(strapi);
-    const published = (await db(TABLES.articles).select('id', 'document_id', 'tags', 'published_at').where({ document_id: documentId }).whereNotNull('published_at')) as PublishedRow[];
+    const published = (await db(TABLES.articles)
+      .select('id', 'document_id', 'tags', 'published_at')
+      .where({ document_id: documentId })
+      .whereNotNull('published_at')) as PublishedRow[];
     await db(TABLES.tags).where({ document_id: documentId }).delete();
     await insertTags(db, published);
   },
@@ -47,7 +58,7 @@ export const tagIndex = (strapi: Core.Strapi) => ({
     const db = database(strapi);
     // A batch of documents per statement (see lastOfBatch); a correlated NOT EXISTS:
     // each row looks its document's entry up by its unique key.
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const last = await lastOfBatch(db, TABLES.tags, after);
       if (last === null) return;
       await db.raw(
@@ -82,7 +93,10 @@ export const tagIndex = (strapi: Core.Strapi) => ({
  */
 export async function ensureTagTable(strapi: Core.Strapi): Promise<{ created: boolean }> {
   const knex = strapi.db.connection;
-  if ((await knex.schema.hasTable(TABLES.tags)) && !((await knex.schema.hasColumn(TABLES.tags, 'published_at')) && (await knex.schema.hasColumn(TABLES.tags, 'article_id')))) {
+  if (
+    (await knex.schema.hasTable(TABLES.tags)) &&
+    !((await knex.schema.hasColumn(TABLES.tags, 'published_at')) && (await knex.schema.hasColumn(TABLES.tags, 'article_id')))
+  ) {
     await knex.schema.dropTable(TABLES.tags);
   }
   if (await knex.schema.hasTable(TABLES.tags)) return { created: false };

@@ -70,7 +70,10 @@ const readers = new WeakMap<Core.Strapi, Reader>();
  * is kept for readRows as the pool opens it.
  */
 function openReader(strapi: Core.Strapi): Reader {
-  const { connection, pool, ...config } = strapi.db.connection.client.config as { connection: { filename: string }; pool?: { afterCreate?: AfterCreate } } & Record<string, unknown>;
+  const { connection, pool, ...config } = strapi.db.connection.client.config as {
+    connection: { filename: string };
+    pool?: { afterCreate?: AfterCreate };
+  } & Record<string, unknown>;
   const opened: { connection: SqliteConnection | null } = { connection: null };
   const setUp: AfterCreate = pool?.afterCreate ?? ((created, done) => done(undefined, created));
   const afterCreate: AfterCreate = (created, done) =>
@@ -78,7 +81,11 @@ function openReader(strapi: Core.Strapi): Reader {
       if (!error) opened.connection = created as SqliteConnection;
       done(error, ready);
     });
-  const knex = createKnex({ ...config, connection: { ...connection, options: { readonly: true } }, pool: { ...pool, min: 1, max: 1, afterCreate } }) as unknown as Knex;
+  const knex = createKnex({
+    ...config,
+    connection: { ...connection, options: { readonly: true } },
+    pool: { ...pool, min: 1, max: 1, afterCreate },
+  }) as unknown as Knex;
   keepSqlOutOfErrors(knex);
   return {
     knex,
@@ -148,7 +155,8 @@ export async function longReadRows(strapi: Core.Strapi, query: CompilableQuery):
   const reader = readers.get(strapi);
   if (reader !== undefined && readDatabase(strapi) === reader.knex) {
     const { sql, bindings } = query.toSQL().toNative();
-    const pragma = async (name: string): Promise<unknown> => Object.values(((await readRows(strapi, `PRAGMA ${name}`)) as Array<Record<string, unknown>>)[0] ?? {})[0];
+    const pragma = async (name: string): Promise<unknown> =>
+      Object.values(((await readRows(strapi, `PRAGMA ${name}`)) as Array<Record<string, unknown>>)[0] ?? {})[0];
     return longReadsOf(strapi, pragma).rows(sql, bindings.map(sqliteValue));
   }
   const result = (await query) as unknown[] | { rows: unknown[] };

@@ -13,7 +13,7 @@ const BATCH = 500;
 const ADD_BATCH = 300;
 
 function rowsOf(result: RawResult): CountRow[] {
-  return Array.isArray(result) ? result : result.rows ?? [];
+  return Array.isArray(result) ? result : (result.rows ?? []);
 }
 
 /** A documentId in the form Strapi gives one (cuid2: a lowercase letter, then 23 of [a-z0-9]). */
@@ -77,8 +77,12 @@ export function viewCounts(strapi: Core.Strapi) {
       for (let start = 0; start < articleDocumentIds.length; start += BATCH) {
         const rows = (await readDatabase(strapi)(TABLES.viewCounts)
           .select('article_document_id', 'views')
-          .whereIn('article_document_id', articleDocumentIds.slice(start, start + BATCH))) as Array<{ article_document_id: string; views: number | string | null }>;
-        for (const row of rows) counts.set(row.article_document_id, Math.max(counts.get(row.article_document_id) ?? 0, Number(row.views ?? 0)));
+          .whereIn('article_document_id', articleDocumentIds.slice(start, start + BATCH))) as Array<{
+          article_document_id: string;
+          views: number | string | null;
+        }>;
+        for (const row of rows)
+          counts.set(row.article_document_id, Math.max(counts.get(row.article_document_id) ?? 0, Number(row.views ?? 0)));
       }
       return counts;
     },
@@ -110,7 +114,10 @@ export function viewCounts(strapi: Core.Strapi) {
     async moveLegacyCounts(): Promise<number> {
       if (!(await knex().schema.hasTable(TABLES.legacyViews))) return 0;
       return knex().transaction(async (trx) => {
-        const rows = (await trx(TABLES.legacyViews).select('document_id', 'views').orderBy('document_id')) as Array<{ document_id: string; views: number | string }>;
+        const rows = (await trx(TABLES.legacyViews).select('document_id', 'views').orderBy('document_id')) as Array<{
+          document_id: string;
+          views: number | string;
+        }>;
         for (let start = 0; start < rows.length; start += BATCH) {
           const at = now();
           const batch = rows.slice(start, start + BATCH).map((row) => ({
@@ -124,7 +131,11 @@ export function viewCounts(strapi: Core.Strapi) {
           await trx(TABLES.viewCounts)
             .insert(batch)
             .onConflict('article_document_id')
-            .merge({ views: trx.raw(`CASE WHEN excluded.views > ${TABLES.viewCounts}.views THEN excluded.views ELSE ${TABLES.viewCounts}.views END`) });
+            .merge({
+              views: trx.raw(
+                `CASE WHEN excluded.views > ${TABLES.viewCounts}.views THEN excluded.views ELSE ${TABLES.viewCounts}.views END`,
+              ),
+            });
         }
         await trx.schema.dropTable(TABLES.legacyViews);
         return rows.length;

@@ -50,7 +50,8 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
         await tags().add(articleIds);
         return articleIds;
       });
-      if (Math.floor((added + chunk.length) / PROGRESS_EVERY) > Math.floor(added / PROGRESS_EVERY)) strapi.log.info(`artikel: index: ${added + chunk.length} articles added`);
+      if (Math.floor((added + chunk.length) / PROGRESS_EVERY) > Math.floor(added / PROGRESS_EVERY))
+        strapi.log.info(`artikel: index: ${added + chunk.length} articles added`);
       added += chunk.length;
       await yieldToEventLoop();
     }
@@ -66,7 +67,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
    */
   const fillReadingTimes = async (): Promise<number> => {
     let filled = 0;
-    for (let afterId = 0; !stopped; ) {
+    for (let afterId = 0; !stopped;) {
       const rows = await rowsWithoutReadingTime(strapi, afterId, READING_TIME_BATCH);
       if (rows.length === 0) break;
       await inTransaction(strapi, async () => {
@@ -120,7 +121,9 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       else strapi.server.httpServer.once('listening', fill);
       if (await search().isComplete()) return;
       markIndexComplete(strapi, false);
-      strapi.log.info('artikel: building the tag and search index in the background; searches and tag filters read the articles directly until it is done');
+      strapi.log.info(
+        'artikel: building the tag and search index in the background; searches and tag filters read the articles directly until it is done',
+      );
       const attempt = (): void => {
         this.reconcile()
           .then(() => {

@@ -80,7 +80,11 @@ interface RememberedPage {
   relatedKey: RelatedKey;
 }
 
-const filtersOf = (query: ListQuery): ArticleFilters => ({ words: query.words, category: query.kategori, tagKey: query.tag === null ? null : tagKey(query.tag) });
+const filtersOf = (query: ListQuery): ArticleFilters => ({
+  words: query.words,
+  category: query.kategori,
+  tagKey: query.tag === null ? null : tagKey(query.tag),
+});
 
 /**
  * Public reads: the published articles from the repository, shaped into the contract's records,
@@ -112,7 +116,12 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     const tagKeys = parseTags(article.tags).map(tagKey);
     const byTags = await articles.sharingTags({ documentId: article.documentId, tagKeys, categoryId: article.categoryId }, RELATED_COUNT);
     const chosen = byTags.map((candidate) => candidate.record.documentId);
-    const choice: TagChoice = { tagKeys, categoryId: article.categoryId, chosen: [...chosen], lastRank: chosen.length === RELATED_COUNT ? byTags[RELATED_COUNT - 1].rank : null };
+    const choice: TagChoice = {
+      tagKeys,
+      categoryId: article.categoryId,
+      chosen: [...chosen],
+      lastRank: chosen.length === RELATED_COUNT ? byTags[RELATED_COUNT - 1].rank : null,
+    };
     const scopes: ReadScope[] = [documentScope(article.documentId)];
     // The category only orders articles that share a tag; it chooses by itself only when too few share one.
     if (article.categoryId !== null && chosen.length < RELATED_COUNT) {
@@ -200,7 +209,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           const offset = (query.page - 1) * query.limit;
           const data = offset >= total ? [] : summariesOf(await articles.newest(filters, query.limit, offset, total));
           return {
-            page: { data, meta: { pagination: { page: query.page, limit: query.limit, total, page_count: Math.ceil(total / query.limit) } } },
+            page: {
+              data,
+              meta: { pagination: { page: query.page, limit: query.limit, total, page_count: Math.ceil(total / query.limit) } },
+            },
             dependencies: await listDependencies(filters),
           };
         },
@@ -210,12 +222,18 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async latest(): Promise<ArticleSummary[]> {
-      return withCurrentViews(await cache().remember('latest', async () => summariesOf(await articles.newest(EVERY_ARTICLE, LATEST_COUNT))));
+      return withCurrentViews(
+        await cache().remember('latest', async () => summariesOf(await articles.newest(EVERY_ARTICLE, LATEST_COUNT))),
+      );
     },
 
     async categories(): Promise<CategoryWithCount[]> {
       return cache().remember('categories', async () =>
-        (await articles.categoryCounts()).map((category) => ({ name: category.name, slug: category.slug, article_count: category.articleCount })),
+        (await articles.categoryCounts()).map((category) => ({
+          name: category.name,
+          slug: category.slug,
+          article_count: category.articleCount,
+        })),
       );
     },
 
@@ -231,7 +249,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           const found = await articles.detailBySlug(slug);
           if (found === null) return null;
           const { record, categoryId } = found;
-          return { article: toFullArticle(record, [], recordContext()), relatedKey: { documentId: record.documentId, tags: record.tags, categoryId } };
+          return {
+            article: toFullArticle(record, [], recordContext()),
+            relatedKey: { documentId: record.documentId, tags: record.tags, categoryId },
+          };
         },
         (found) => (found === null ? [PUBLISHED] : [documentScope(found.article.id)]),
       );
@@ -239,7 +260,11 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       const id = page.article.id;
       const [viewCount, related] = await Promise.all([
         countView ? views().countView(id) : views().currentViews(id),
-        cache().remember(`related:${id}`, () => relatedTo(page.relatedKey), (chosen) => chosen.dependencies),
+        cache().remember(
+          `related:${id}`,
+          () => relatedTo(page.relatedKey),
+          (chosen) => chosen.dependencies,
+        ),
       ]);
       return { ...page.article, views: viewCount, related: await withCurrentViews(related.related) };
     },

@@ -25,7 +25,11 @@ export interface PostOutcome extends PostAnswer {
   replayed: boolean;
 }
 
-const createdAnswer = (article: FullArticle): PostAnswer => ({ status: 201, location: `/api/artikel/${encodeURIComponent(article.slug)}`, body: { data: article } });
+const createdAnswer = (article: FullArticle): PostAnswer => ({
+  status: 201,
+  location: `/api/artikel/${encodeURIComponent(article.slug)}`,
+  body: { data: article },
+});
 
 const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
   /**
@@ -52,7 +56,8 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
           return { ...answer, replayed: false };
         });
       } catch (error) {
-        if (error instanceof DryRunOutcome) return { status: 200, location: null, body: { data: error.article, meta: { dry_run: true } }, replayed: false };
+        if (error instanceof DryRunOutcome)
+          return { status: 200, location: null, body: { data: error.article, meta: { dry_run: true } }, replayed: false };
         if (error instanceof SlugTakenError) throw slugConflictError(error.slug);
         if (!isUniqueViolation(error, 'slug')) throw error;
         // A concurrent create took the slug between the check and the insert: an explicit one is

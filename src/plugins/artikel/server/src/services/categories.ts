@@ -34,7 +34,9 @@ const categories = ({ strapi }: { strapi: Core.Strapi }) => ({
     if (!data) return;
     await validateCategoryFields(data);
     const stored =
-      action === 'update' && params.documentId ? ((await strapi.documents(CATEGORY_UID).findOne({ documentId: params.documentId })) as CategoryData | null) : null;
+      action === 'update' && params.documentId
+        ? ((await strapi.documents(CATEGORY_UID).findOne({ documentId: params.documentId })) as CategoryData | null)
+        : null;
     const name = String(('name' in data ? data.name : stored?.name) ?? '');
     const slugs = getService(strapi, 'slugs');
     if (isBlank('slug' in data ? data.slug : stored?.slug)) {

@@ -29,7 +29,9 @@ const closedDefaults = ({ strapi }: { strapi: Core.Strapi }) => {
     async emptyEndUserRoles(): Promise<number> {
       const roles = (await strapi.db.query(ROLE_UID).findMany({ where: { type: { $in: END_USER_ROLES } } })) as Array<{ id: number }>;
       if (roles.length === 0) return 0;
-      const { count } = await strapi.db.query(PERMISSION_UID).deleteMany({ where: { role: { id: { $in: roles.map((role) => role.id) } } } });
+      const { count } = await strapi.db
+        .query(PERMISSION_UID)
+        .deleteMany({ where: { role: { id: { $in: roles.map((role) => role.id) } } } });
       return count;
     },
 

@@ -102,7 +102,10 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     /** The feed as text; a category nobody has is a 404. */
     async feed(request: FeedRequest): Promise<string> {
-      return getService(strapi, 'read-cache').remember(`feed:${request.format}:${request.category ?? ''}:${request.selfUrl}:${request.apiBase}`, () => build(request));
+      return getService(strapi, 'read-cache').remember(
+        `feed:${request.format}:${request.category ?? ''}:${request.selfUrl}:${request.apiBase}`,
+        () => build(request),
+      );
     },
   };
 };

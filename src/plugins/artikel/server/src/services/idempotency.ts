@@ -15,7 +15,9 @@ export type PostAnswer = Omit<StoredAnswer, 'fingerprint'>;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 const keyError = (status: number, message: string): Error =>
-  createError(status, message, { details: { errors: [{ path: ['Idempotency-Key'], message, name: status === 409 ? 'ConflictError' : 'UnprocessableEntityError' }] } });
+  createError(status, message, {
+    details: { errors: [{ path: ['Idempotency-Key'], message, name: status === 409 ? 'ConflictError' : 'UnprocessableEntityError' }] },
+  });
 
 /**
  * Idempotency-Key on POST (draft-ietf-httpapi-idempotency-key-header): the first request's answer is
@@ -36,7 +38,7 @@ const idempotency = ({ strapi }: { strapi: Core.Strapi }) => {
     if (stored.fingerprint !== request.fingerprint) {
       throw keyError(422, 'This Idempotency-Key was already used with a different request body; use a new key for a new request');
     }
-    const { fingerprint, ...answer } = stored;
+    const { fingerprint: _fingerprint, ...answer } = stored;
     return answer;
   };
 

@@ -4,7 +4,14 @@ import { ensureRateLimitTable } from '../repositories/rate-limits';
 import { searchIndex } from '../repositories/search';
 import { ensureTagTable } from '../repositories/tags';
 import { viewCounts } from '../repositories/view-counts';
-import { CATEGORY_NAME_UNIQUE_INDEX, CATEGORY_SLUG_UNIQUE_INDEX, DRAFT_SLUG_UNIQUE_INDEX, PUBLISHED_ARTICLE_IDS_INDEX, TABLES, VIEW_COUNT_UNIQUE_INDEX } from '../constants';
+import {
+  CATEGORY_NAME_UNIQUE_INDEX,
+  CATEGORY_SLUG_UNIQUE_INDEX,
+  DRAFT_SLUG_UNIQUE_INDEX,
+  PUBLISHED_ARTICLE_IDS_INDEX,
+  TABLES,
+  VIEW_COUNT_UNIQUE_INDEX,
+} from '../constants';
 
 /**
  * Tables the plugin owns beside Strapi's schema. Strapi leaves tables and indexes it never created

@@ -25,7 +25,11 @@ interface PermissionCheckerService {
 const preview = ({ strapi }: { strapi: Core.Strapi }) => {
   const config = <Key extends keyof ArtikelConfig>(key: Key) => strapi.plugin(PLUGIN_ID).config(key) as ArtikelConfig[Key];
   // Derived from the app keys (required in production), so no further secret is to be kept.
-  const signingKey = () => crypto.createHash('sha256').update(`artikel-preview:${(strapi.config.get('server.app.keys') as string[]).join(',')}`).digest();
+  const signingKey = () =>
+    crypto
+      .createHash('sha256')
+      .update(`artikel-preview:${(strapi.config.get('server.app.keys') as string[]).join(',')}`)
+      .digest();
 
   return {
     /** The URL the admin's Preview opens for a document, or null when there is none to show. */
@@ -34,7 +38,9 @@ const preview = ({ strapi }: { strapi: Core.Strapi }) => {
       if (uid !== ARTICLE_UID || !documentId || articlePattern === '') return null;
       const isDraft = status !== 'published';
       // Who made the article, for roles that may read only their own (the Author's "is creator").
-      const article = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: isDraft ? 'draft' : 'published', fields: ['slug'], populate: { createdBy: { fields: ['id'] } } });
+      const article = await strapi
+        .documents(ARTICLE_UID)
+        .findOne({ documentId, status: isDraft ? 'draft' : 'published', fields: ['slug'], populate: { createdBy: { fields: ['id'] } } });
       if (!article) return null;
       const slug = article.slug ?? '';
       if (!isDraft) return fillUrlPattern(articlePattern, { slug });

@@ -24,7 +24,8 @@ export const tagScope = (tagKey: string): ReadScope => `tag:${tagKey}`;
  * articles, chosen by ranking; a search), the test of whether an article's write changed it.
  * Entries with the same `testKey` (every page of one search) share one test per write.
  */
-export type ReadDependencies = readonly ReadScope[] | { scopes: readonly ReadScope[]; changedBy: (write: ArticleWrite) => boolean; testKey?: string };
+export type ReadDependencies =
+  readonly ReadScope[] | { scopes: readonly ReadScope[]; changedBy: (write: ArticleWrite) => boolean; testKey?: string };
 
 interface Entry {
   value: unknown;
@@ -40,7 +41,8 @@ interface Entry {
  */
 export const MAX_SHARED_TESTS = 128;
 
-const normalized = (dependencies: ReadDependencies): Omit<Entry, 'value'> => ('scopes' in dependencies ? dependencies : { scopes: dependencies });
+const normalized = (dependencies: ReadDependencies): Omit<Entry, 'value'> =>
+  'scopes' in dependencies ? dependencies : { scopes: dependencies };
 
 /** The scopes an article's write drops: the published set, the article, and its category and tags before and after. */
 function scopesOf(write: ArticleWrite): ReadScope[] {
@@ -176,7 +178,11 @@ const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
      * The remembered value of `key`, or `compute()`'s, remembered with what `dependenciesOf` says
      * it depends on (by default the published set).
      */
-    async remember<T>(key: string, compute: () => Promise<T>, dependenciesOf: (value: T) => ReadDependencies = () => [PUBLISHED]): Promise<T> {
+    async remember<T>(
+      key: string,
+      compute: () => Promise<T>,
+      dependenciesOf: (value: T) => ReadDependencies = () => [PUBLISHED],
+    ): Promise<T> {
       if (entries === null || !trusted) return compute();
       const hit = entries.get(key);
       if (hit !== undefined) return hit.value as T;

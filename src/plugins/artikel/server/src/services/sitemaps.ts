@@ -21,7 +21,8 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
     const stream = new SitemapStream({ xmlns: { image: true, news: false, video: false, xhtml: false } });
     const done = streamToPromise(stream);
     for (const record of await articles.sitemapPage((page - 1) * perFile, perFile)) {
-      const cover = blankToNull(record.coverImageUrl) ?? (record.coverMediaUrl ? absoluteMediaUrl(record.coverMediaUrl, mediaContext) : null);
+      const cover =
+        blankToNull(record.coverImageUrl) ?? (record.coverMediaUrl ? absoluteMediaUrl(record.coverMediaUrl, mediaContext) : null);
       const photos = [...(cover ? [cover] : []), ...record.galleryUrls.map((url) => absoluteMediaUrl(url, mediaContext))];
       stream.write({ url: articlePageUrl(record.slug, site), lastmod: record.updatedAt, img: photos.map((url) => ({ url })) });
     }
@@ -30,7 +31,8 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** How many files the sitemap has: at least one, empty when nothing is published. */
-  const fileCount = async (): Promise<number> => Math.max(1, Math.ceil((await articles.count(EVERY_ARTICLE)) / config<number>('sitemapUrls')));
+  const fileCount = async (): Promise<number> =>
+    Math.max(1, Math.ceil((await articles.count(EVERY_ARTICLE)) / config<number>('sitemapUrls')));
 
   /** The index of the files, each at /api/artikel/sitemap/{n}. */
   const index = async (files: number, apiBase: string): Promise<string> => {

@@ -46,7 +46,9 @@ export const bodyParsedWhenSent =
 
     const parseUpload = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
       if (!isUploadRoute(ctx)) {
-        throw createHttpError(415, 'Multipart bodies are read only by the upload routes (POST /upload, POST /api/upload); send JSON here', { details: {} });
+        throw createHttpError(415, 'Multipart bodies are read only by the upload routes (POST /upload, POST /api/upload); send JSON here', {
+          details: {},
+        });
       }
       if (!BEARER.test(ctx.get('Authorization'))) throw new errors.UnauthorizedError('Uploading needs an Authorization: Bearer credential');
       const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'artikel-upload-'));

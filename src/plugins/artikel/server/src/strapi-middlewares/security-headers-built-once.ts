@@ -32,6 +32,7 @@ export const securityHeadersBuiltOnce =
     const builtOnce = helmet(STRAPI_SECURITY_DEFAULTS) as unknown as Core.MiddlewareHandler;
     const adminPath = strapi.config.get('admin.path') as string;
     const adminIsException = ['development', 'test'].includes(process.env.NODE_ENV ?? '');
-    const isException = (ctx: Context): boolean => ctx.method === 'GET' && (ctx.path.startsWith('/documentation') || (adminIsException && ctx.path.startsWith(adminPath)));
+    const isException = (ctx: Context): boolean =>
+      ctx.method === 'GET' && (ctx.path.startsWith('/documentation') || (adminIsException && ctx.path.startsWith(adminPath)));
     return (ctx: Context, next) => (isException(ctx) ? configured(ctx, next) : builtOnce(ctx, next));
   };

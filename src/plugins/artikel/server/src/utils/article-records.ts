@@ -25,7 +25,6 @@ export interface ArticleRecord {
   createdAt: string;
 }
 
-
 export interface ArticleDetailRecord extends ArticleRecord {
   metaTitle: string | null;
   metaDescription: string | null;
@@ -49,7 +48,6 @@ export interface ArticleSummary {
   published_at: string | null;
   updated_at: string;
 }
-
 
 export interface FullArticle extends ArticleSummary {
   content: string;
@@ -122,17 +120,23 @@ export function toFullArticle(record: ArticleDetailRecord, related: ArticleSumma
     created_at: record.createdAt,
     json_ld: embeddableJson(
       blogPosting({
-      title: summary.title,
-      metaTitle,
-      metaDescription,
-      imageUrls: [...(summary.cover_image_url ? [summary.cover_image_url] : []), ...gallery.map((image) => image.url)],
-      author: summary.author,
-      studioName: context.studioName,
-      publishedAt: summary.published_at,
-      updatedAt: summary.updated_at,
-      keywords: metaKeywords === null ? summary.tags : metaKeywords.split(',').map((keyword) => keyword.trim()).filter(Boolean),
-      pageUrl: articlePageUrl(summary.slug, { articleUrlPattern: context.articleUrlPattern ?? '', apiBase: context.mediaBaseUrl }),
-      section: summary.category?.name ?? null,
+        title: summary.title,
+        metaTitle,
+        metaDescription,
+        imageUrls: [...(summary.cover_image_url ? [summary.cover_image_url] : []), ...gallery.map((image) => image.url)],
+        author: summary.author,
+        studioName: context.studioName,
+        publishedAt: summary.published_at,
+        updatedAt: summary.updated_at,
+        keywords:
+          metaKeywords === null
+            ? summary.tags
+            : metaKeywords
+                .split(',')
+                .map((keyword) => keyword.trim())
+                .filter(Boolean),
+        pageUrl: articlePageUrl(summary.slug, { articleUrlPattern: context.articleUrlPattern ?? '', apiBase: context.mediaBaseUrl }),
+        section: summary.category?.name ?? null,
       }),
     ),
   };
@@ -147,7 +151,8 @@ export function toIsoString(value: unknown): string | null {
 /** A date as the database gives it (a Date, an ISO string, or milliseconds as a number or digits), in milliseconds since 1970; null when it is none. */
 export function toEpochMs(value: unknown): number | null {
   if (value === null || value === undefined || value === '') return null;
-  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
+  const date =
+    value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
   const ms = date.getTime();
   return Number.isNaN(ms) ? null : ms;
 }

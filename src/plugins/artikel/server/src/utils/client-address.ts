@@ -5,7 +5,10 @@ const EMBEDDED_IPV4 = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, an IPv4 tail as two groups). */
 function ipv6Groups(address: string): number[] {
   const embedded = EMBEDDED_IPV4.exec(address);
-  const text = embedded === null ? address : `${embedded[1]}${((Number(embedded[2]) << 8) | Number(embedded[3])).toString(16)}:${((Number(embedded[4]) << 8) | Number(embedded[5])).toString(16)}`;
+  const text =
+    embedded === null
+      ? address
+      : `${embedded[1]}${((Number(embedded[2]) << 8) | Number(embedded[3])).toString(16)}:${((Number(embedded[4]) << 8) | Number(embedded[5])).toString(16)}`;
   const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
   const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
   const before = parse(head);

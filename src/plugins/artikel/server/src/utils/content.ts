@@ -8,12 +8,7 @@ import { neutralizeMarkdownLinks } from './markdown-links';
  * style, no javascript: or data: URLs.
  */
 const ARTICLE_HTML_POLICY: sanitize.IOptions = {
-  allowedTags: [
-    ...sanitize.defaults.allowedTags.filter((tag) => tag !== 'style'),
-    'img',
-    'del',
-    'ins',
-  ],
+  allowedTags: [...sanitize.defaults.allowedTags.filter((tag) => tag !== 'style'), 'img', 'del', 'ins'],
   allowedAttributes: {
     a: ['href', 'name', 'title', 'rel', 'target'],
     img: ['src', 'srcset', 'alt', 'title', 'width', 'height', 'loading'],
@@ -272,7 +267,7 @@ function isLetterOrDigit(codePoint: number): boolean {
 export function wordCount(text: string): number {
   let words = 0;
   let inWord = false;
-  for (let index = 0; index < text.length; ) {
+  for (let index = 0; index < text.length;) {
     // One code unit, unless it opens a surrogate pair (codePointAt then reads both).
     const unit = text.charCodeAt(index);
     const codePoint = unit >= 0xd800 && unit <= 0xdbff ? (text.codePointAt(index) as number) : unit;

@@ -10,7 +10,11 @@ interface DriverError {
  * looking through the wrappers Strapi and knex may put around the driver's error.
  */
 export function isUniqueViolation(error: unknown, column: string): boolean {
-  for (let current = error as DriverError | undefined, depth = 0; current && depth < 5; current = current.cause as DriverError | undefined, depth += 1) {
+  for (
+    let current = error as DriverError | undefined, depth = 0;
+    current && depth < 5;
+    current = current.cause as DriverError | undefined, depth += 1
+  ) {
     const message = typeof current.message === 'string' ? current.message : '';
     const sqlite = current.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(message);
     const postgres = current.code === '23505';

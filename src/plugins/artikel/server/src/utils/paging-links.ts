@@ -22,6 +22,8 @@ export function pagingLinks(listUrl: URL, page: number, pageCount: number): Pagi
 
 /** The same links as an RFC 8288 Link header value, or null when there are none. */
 export function linkHeader(links: PagingLinks): string | null {
-  const parts = (['next', 'prev'] as const).flatMap((relation) => (links[relation] === null ? [] : [`<${links[relation]}>; rel="${relation}"`]));
+  const parts = (['next', 'prev'] as const).flatMap((relation) =>
+    links[relation] === null ? [] : [`<${links[relation]}>; rel="${relation}"`],
+  );
   return parts.length === 0 ? null : parts.join(', ');
 }

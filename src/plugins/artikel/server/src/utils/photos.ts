@@ -30,7 +30,8 @@ export interface Photo {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const whole = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null);
+const whole = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null;
 
 /** Strapi's generated formats (thumbnail, small, medium, large), parsed, smallest first; anything malformed is left out. */
 export function parseFormats(formats: unknown, absolute: (url: string) => string): PhotoFormat[] {
@@ -58,11 +59,23 @@ export function parseFormats(formats: unknown, absolute: (url: string) => string
 export function toPhoto(media: MediaRecord, absolute: (url: string) => string): Photo {
   const url = absolute(media.url);
   const formats = parseFormats(media.formats, absolute);
-  const candidates = [...formats.map((format) => ({ url: format.url, width: format.width })), ...(media.width !== null ? [{ url, width: media.width }] : [])];
+  const candidates = [
+    ...formats.map((format) => ({ url: format.url, width: format.width })),
+    ...(media.width !== null ? [{ url, width: media.width }] : []),
+  ];
   const widths = new Set<number>();
   const srcset = candidates
     .filter((candidate) => !widths.has(candidate.width) && widths.add(candidate.width))
     .map((candidate) => `${candidate.url} ${candidate.width}w`)
     .join(', ');
-  return { url, alt: media.alternativeText ?? '', caption: media.caption ?? '', width: media.width, height: media.height, mime: media.mime, formats, srcset };
+  return {
+    url,
+    alt: media.alternativeText ?? '',
+    caption: media.caption ?? '',
+    width: media.width,
+    height: media.height,
+    mime: media.mime,
+    formats,
+    srcset,
+  };
 }

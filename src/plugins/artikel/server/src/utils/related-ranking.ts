@@ -14,7 +14,9 @@ export interface RelatedRank {
 
 /** Positive when `a` ranks before `b`, negative when after, 0 when the order leaves them tied. */
 export function compareRanks(a: RelatedRank, b: RelatedRank): number {
-  return a.shared - b.shared || Number(a.sameCategory) - Number(b.sameCategory) || a.publishedAt - b.publishedAt || a.createdAt - b.createdAt;
+  return (
+    a.shared - b.shared || Number(a.sameCategory) - Number(b.sameCategory) || a.publishedAt - b.publishedAt || a.createdAt - b.createdAt
+  );
 }
 
 /** An article's related articles as chosen by its tags: what a write is checked against. */
@@ -43,7 +45,12 @@ export function tagChoiceChangedBy(choice: TagChoice, write: ArticleWrite): bool
   const shared = write.tagKeys.filter((key) => ownTags.has(key)).length;
   if (shared === 0) return false;
   if (choice.lastRank === null) return true;
-  const rank: RelatedRank = { shared, sameCategory: choice.categoryId !== null && write.categoryId === choice.categoryId, publishedAt: write.published.at, createdAt: write.published.createdAt };
+  const rank: RelatedRank = {
+    shared,
+    sameCategory: choice.categoryId !== null && write.categoryId === choice.categoryId,
+    publishedAt: write.published.at,
+    createdAt: write.published.createdAt,
+  };
   // A tie could go either way in the database's order: counted as entering.
   return compareRanks(rank, choice.lastRank) >= 0;
 }

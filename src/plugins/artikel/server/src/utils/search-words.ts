@@ -89,7 +89,9 @@ const ANY_CHARACTER = '\u0000';
  * every other character replaced by one that stands for any character.
  */
 export function searchableText(article: { title: string | null; content: string | null; tags: string | null }): string {
-  return [article.title, article.content, article.tags].map((text) => (text ?? '').replace(/[^\x00-\x7f]/gu, ANY_CHARACTER).toLowerCase()).join('\n');
+  return [article.title, article.content, article.tags]
+    .map((text) => (text ?? '').replace(/[^\x00-\x7f]/gu, ANY_CHARACTER).toLowerCase())
+    .join('\n');
 }
 
 const escapedInClass = (character: string): string => character.replace(/[\\\]^-]/g, '\\$&');

@@ -9,9 +9,7 @@ const GENERATED_SLUG_LENGTH = 180;
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['categories', 'latest', 'feed', 'sitemap']);
 
 export function normalizeSlug(text: string, maxLength = MAX_SLUG_LENGTH): string {
-  const slug = slugify(text, { lower: true, strict: true, trim: true })
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
+  const slug = slugify(text, { lower: true, strict: true, trim: true }).replace(/-+/g, '-').replace(/^-|-$/g, '');
   if (slug.length <= maxLength) return slug;
   const cut = slug.slice(0, maxLength);
   const lastDash = cut.lastIndexOf('-');

@@ -23,7 +23,8 @@ const HEADLINE_LENGTH = 110;
  * <script type="application/ld+json">: typed against schema.org by schema-dts.
  */
 export function blogPosting(source: PostingSource): WithContext<BlogPosting> {
-  const headline = [...source.metaTitle].length > HEADLINE_LENGTH ? `${[...source.metaTitle].slice(0, HEADLINE_LENGTH - 1).join('')}…` : source.metaTitle;
+  const headline =
+    [...source.metaTitle].length > HEADLINE_LENGTH ? `${[...source.metaTitle].slice(0, HEADLINE_LENGTH - 1).join('')}…` : source.metaTitle;
   return {
     '@context': 'https://schema.org',
     '@type': 'BlogPosting',
@@ -31,7 +32,8 @@ export function blogPosting(source: PostingSource): WithContext<BlogPosting> {
     name: source.title,
     description: source.metaDescription,
     image: source.imageUrls,
-    author: source.author === source.studioName ? { '@type': 'Organization', name: source.author } : { '@type': 'Person', name: source.author },
+    author:
+      source.author === source.studioName ? { '@type': 'Organization', name: source.author } : { '@type': 'Person', name: source.author },
     publisher: { '@type': 'Organization', name: source.studioName },
     ...(source.publishedAt !== null ? { datePublished: source.publishedAt } : {}),
     dateModified: source.updatedAt,

@@ -64,6 +64,13 @@ export function writtenScopeFromText(text: string): WrittenScope {
   const place = parsePlace(parsed);
   const previous = parsePlace(parsed.previous);
   const published = parsePublished(parsed.published);
-  if (typeof parsed.documentId !== 'string' || place === null || previous === null || published === undefined || !isStringList(parsed.pushedOut)) return 'everything';
+  if (
+    typeof parsed.documentId !== 'string' ||
+    place === null ||
+    previous === null ||
+    published === undefined ||
+    !isStringList(parsed.pushedOut)
+  )
+    return 'everything';
   return { documentId: parsed.documentId, ...place, previous, published, pushedOut: parsed.pushedOut };
 }

@@ -3,7 +3,9 @@ import { ARTICLE_FIELD_RULES, text } from './field-rules';
 import { textValue, validateInput } from './validate';
 
 const requiredText = (schema: yup.StringSchema, field: string) =>
-  schema.required(`${field} is required`).test('not-blank', `${field} must not be blank`, (value) => value === undefined || value.trim() !== '');
+  schema
+    .required(`${field} is required`)
+    .test('not-blank', `${field} must not be blank`, (value) => value === undefined || value.trim() !== '');
 
 /**
  * POST's body: the article's field rules, the required fields, a category name and a status;

@@ -36,7 +36,11 @@ const isEmpty = (value: string | null | undefined) => value === undefined || val
  */
 export const ARTICLE_FIELD_RULES = {
   title: text('title'),
-  slug: text('slug').test('usable-slug', ({ value }: { value: string }) => slugProblem(value, RESERVED_SLUGS), (value) => isEmpty(value) || slugProblem(value ?? '', RESERVED_SLUGS) === null),
+  slug: text('slug').test(
+    'usable-slug',
+    ({ value }: { value: string }) => slugProblem(value, RESERVED_SLUGS),
+    (value) => isEmpty(value) || slugProblem(value ?? '', RESERVED_SLUGS) === null,
+  ),
   summary: text('summary'),
   content: textValue(),
   author: text('author'),

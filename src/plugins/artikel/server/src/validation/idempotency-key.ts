@@ -17,6 +17,11 @@ export function validateIdempotencyKey(header: string | string[] | undefined): s
   const quoted = SF_STRING.exec(value);
   const key = quoted === null ? value : quoted[1].replace(/\\(["\\])/g, '$1');
   if (PRINTABLE_ASCII.test(key)) return key;
-  const problem = key.length === 0 ? 'must not be empty' : key.length > 255 ? 'must be at most 255 characters' : 'must hold printable ASCII characters only';
+  const problem =
+    key.length === 0
+      ? 'must not be empty'
+      : key.length > 255
+        ? 'must be at most 255 characters'
+        : 'must hold printable ASCII characters only';
   throw validationError([fieldError(HEADER, `The ${HEADER} header ${problem}`)]);
 }

@@ -8,8 +8,16 @@ const WHOLE_NUMBER = /^[0-9]+$/;
 const positiveWholeNumber = (name: string) =>
   yup
     .string()
-    .test('whole-number', `${name} must be a whole number of at least 1`, (value) => value === undefined || (WHOLE_NUMBER.test(value) && Number(value) >= 1))
-    .test('safe-integer', `${name} must be at most ${Number.MAX_SAFE_INTEGER}`, (value) => value === undefined || !WHOLE_NUMBER.test(value) || Number.isSafeInteger(Number(value)));
+    .test(
+      'whole-number',
+      `${name} must be a whole number of at least 1`,
+      (value) => value === undefined || (WHOLE_NUMBER.test(value) && Number(value) >= 1),
+    )
+    .test(
+      'safe-integer',
+      `${name} must be at most ${Number.MAX_SAFE_INTEGER}`,
+      (value) => value === undefined || !WHOLE_NUMBER.test(value) || Number.isSafeInteger(Number(value)),
+    );
 
 const { words: MAX_WORDS, wordCharacters: MAX_WORD_CHARACTERS, characters: MAX_CHARACTERS } = SEARCH_LIMITS;
 
@@ -91,8 +99,15 @@ const feedSchema = yup.object({
 });
 
 /** A feed's format (from the path) and its optional category slug (kategori); nothing else. */
-export async function validateFeedQuery(format: string, query: unknown): Promise<{ format: 'rss' | 'atom' | 'json'; category: string | null }> {
-  const raw = await validateInput<{ format: 'rss' | 'atom' | 'json'; kategori?: string }>(feedSchema, { ...(query as object), format }, 'The request');
+export async function validateFeedQuery(
+  format: string,
+  query: unknown,
+): Promise<{ format: 'rss' | 'atom' | 'json'; category: string | null }> {
+  const raw = await validateInput<{ format: 'rss' | 'atom' | 'json'; kategori?: string }>(
+    feedSchema,
+    { ...(query as object), format },
+    'The request',
+  );
   return { format: raw.format, category: nonBlank(raw.kategori)?.toLowerCase() ?? null };
 }
 

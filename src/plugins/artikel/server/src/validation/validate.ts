@@ -8,7 +8,7 @@ export interface FieldError {
 
 /** A string field whose wrong type is named plainly ("tags must be a string"), for every schema here. */
 export function textValue(): yup.StringSchema {
-  // eslint-disable-next-line no-template-curly-in-string -- yup fills in ${path} itself
+  // Not a template literal: yup fills in ${path} itself.
   return yup.string().typeError('${path} must be a string');
 }
 
