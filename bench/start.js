@@ -120,8 +120,8 @@ async function main() {
   };
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const name = `start-${options.articles}-${complete ? 'complete' : 'incomplete'}`;
-  for (const base of [`${name}-${createdAt.replace(/[:.]/g, '-')}`, `latest-${name}`])
-    fs.writeFileSync(path.join(RESULTS_DIR, `${base}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  // The latest figures only: earlier runs are in git's history.
+  fs.writeFileSync(path.join(RESULTS_DIR, `latest-${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
   say(`[start] results in bench/results/latest-${name}.json`);
 }
 

@@ -111,14 +111,13 @@ const CHARTS = {
   }),
 };
 
-/** Writes <base>-<time>.{json,svg} and latest-<base>.{json,svg}; returns the paths. */
+/** Writes latest-<base>.{json,svg} (earlier runs are in git's history); returns the paths. */
 function writeFigures(results, directory, base) {
   fs.mkdirSync(directory, { recursive: true });
-  const stamp = results.createdAt.replace(/[:.]/g, '-');
   const json = `${JSON.stringify(results, (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
   const svg = renderBars(CHARTS[results.kind](results));
   const written = [];
-  for (const name of [`${base}-${stamp}`, `latest-${base}`]) {
+  for (const name of [`latest-${base}`]) {
     fs.writeFileSync(path.join(directory, `${name}.json`), json);
     fs.writeFileSync(path.join(directory, `${name}.svg`), svg);
     written.push(path.join(directory, `${name}.json`), path.join(directory, `${name}.svg`));

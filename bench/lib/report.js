@@ -95,18 +95,17 @@ function formatSearch(searchSql) {
 }
 
 /**
- * bench/results/<size>-<time>.{json,svg} and latest-<size>.{json,svg} for SQLite;
- * postgres-<size>-<time> and latest-postgres-<size> for PostgreSQL, so neither store's latest
- * figures overwrite the other's. Returns the paths written.
+ * bench/results/latest-<size>.{json,svg} for SQLite and latest-postgres-<size> for PostgreSQL, so
+ * neither store's figures overwrite the other's (earlier runs are in git's history). Returns the
+ * paths written.
  */
 function writeResults(results, directory) {
   fs.mkdirSync(directory, { recursive: true });
-  const stamp = results.createdAt.replace(/[:.]/g, '-');
   const json = `${JSON.stringify(results, (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
   const svg = renderChart(results);
   const written = [];
   const size = storeOf(results) === 'sqlite' ? `${results.options.articles}` : `${storeOf(results)}-${results.options.articles}`;
-  for (const base of [`${size}-${stamp}`, `latest-${size}`]) {
+  for (const base of [`latest-${size}`]) {
     fs.writeFileSync(path.join(directory, `${base}.json`), json);
     fs.writeFileSync(path.join(directory, `${base}.svg`), svg);
     written.push(path.join(directory, `${base}.json`), path.join(directory, `${base}.svg`));
