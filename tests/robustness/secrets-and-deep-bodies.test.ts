@@ -1,39 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
-import path from 'node:path';
+import { productionConfigLoad } from '../helpers/production-config';
 import { createApiToken } from '../helpers/tokens';
 import { isContractError, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
-
-const APP_DIR = path.resolve(__dirname, '..', '..');
-const strong = () => crypto.randomBytes(24).toString('base64');
-const STRONG_SECRETS = {
-  APP_KEYS: [strong(), strong()].join(','),
-  API_TOKEN_SALT: strong(),
-  ADMIN_JWT_SECRET: strong(),
-  TRANSFER_TOKEN_SALT: strong(),
-  ENCRYPTION_KEY: strong(),
-  JWT_SECRET: strong(),
-};
-
-/**
- * Loads the compiled app's configuration as `strapi start` does, in production, with these
- * variables; the configuration is where every secret is read, so a refused one stops the start.
- */
-function productionConfigLoad(
-  env: Record<string, string | undefined>,
-  print = "'configuration loaded'",
-): { status: number | null; output: string } {
-  // A variable given as undefined is left out of the child's environment.
-  const childEnv = Object.fromEntries(
-    Object.entries({ ...process.env, ...STRONG_SECRETS, NODE_ENV: 'production', PUBLIC_URL: 'https://studio.example', ...env }).filter(
-      ([, value]) => value !== undefined,
-    ),
-  );
-  const script = `const app = require('@strapi/strapi').createStrapi({ appDir: ${JSON.stringify(APP_DIR)}, distDir: ${JSON.stringify(path.join(APP_DIR, 'dist'))} }); console.log(${print})`;
-  const result = spawnSync(process.execPath, ['-e', script], { cwd: APP_DIR, env: childEnv, encoding: 'utf8', timeout: 120_000 });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-}
 
 describe('production secrets', () => {
   it('starts with strong secrets', () => {
