@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { PLUGIN_ID } from '../constants';
 import { postRateLimiter } from '../repositories/rate-limits';
 import { WINDOW_SECONDS, addressKey, tooManyWrites } from './post-rate-limit';
+import { getConfig } from '../utils/get-service';
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
@@ -17,7 +17,7 @@ const statusOf = (error: unknown): unknown => (error as { status?: unknown } | n
  * from one address is thereby as slow as writing.
  */
 const failedAuthentications = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
-  const postsPerMinute = strapi.plugin(PLUGIN_ID).config('postsPerMinute') as number;
+  const postsPerMinute = getConfig(strapi, 'postsPerMinute');
   if (postsPerMinute === 0) return (_ctx, next) => next();
   const limiter = postRateLimiter(strapi, postsPerMinute, WINDOW_SECONDS);
   const countFailure = (ctx: Context) =>

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { PLUGIN_ID } from '../constants';
 import { representationTag } from '../utils/representation-tag';
+import { getConfig } from '../utils/get-service';
 
 /** How a route's answers may be kept: `shared` (lists, categories, latest) or `revalidate` (an article: each view must reach the service). */
 export interface HttpCachingConfig {
@@ -21,8 +21,8 @@ const isJsonValue = (body: unknown): body is object =>
  * at every view. A write changes the answers, so their tags, at once.
  */
 const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
-  const maxAge = strapi.plugin(PLUGIN_ID).config('cacheMaxAge') as number;
-  const stale = strapi.plugin(PLUGIN_ID).config('cacheStaleSeconds') as number;
+  const maxAge = getConfig(strapi, 'cacheMaxAge');
+  const stale = getConfig(strapi, 'cacheStaleSeconds');
   const cacheControl =
     config.policy === 'revalidate' || maxAge === 0
       ? 'public, no-cache'

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { PLUGIN_ID } from '../constants';
 import { postRateLimiter } from '../repositories/rate-limits';
 import { rateLimitAddress } from '../utils/client-address';
+import { getConfig } from '../utils/get-service';
 
 export const WINDOW_SECONDS = 60;
 
@@ -36,7 +36,7 @@ export function tooManyWrites(ctx: Context, postsPerMinute: number, refusals: Ra
  * (see failed-authentications.ts).
  */
 const postRateLimit = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
-  const postsPerMinute = strapi.plugin(PLUGIN_ID).config('postsPerMinute') as number;
+  const postsPerMinute = getConfig(strapi, 'postsPerMinute');
   if (postsPerMinute === 0) return (_ctx, next) => next();
   const limiter = postRateLimiter(strapi, postsPerMinute, WINDOW_SECONDS);
 

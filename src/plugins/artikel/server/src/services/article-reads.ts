@@ -13,7 +13,7 @@ import {
   toIsoString,
 } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
-import { getService } from '../utils/get-service';
+import { getConfig, getService } from '../utils/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
 import { foldCase, mayFind } from '../utils/search-words';
@@ -95,9 +95,9 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   const views = (): ArticleViewsService => strapi.plugin(PLUGIN_ID).service('article-views') as ArticleViewsService;
 
   const recordContext = (): RecordContext => ({
-    studioName: strapi.plugin(PLUGIN_ID).config('studioName') as string,
+    studioName: getConfig(strapi, 'studioName'),
     mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) ?? '',
-    articleUrlPattern: strapi.plugin(PLUGIN_ID).config('siteArticleUrl') as string,
+    articleUrlPattern: getConfig(strapi, 'siteArticleUrl'),
   });
 
   const summariesOf = (records: ArticleRecord[]): ArticleSummary[] => {

@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID, PLUGIN_ID } from '../constants';
+import { ARTICLE_UID } from '../constants';
 import { isBlank } from '../utils/blank';
 import { readingTimeMinutes, sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
 import { slugFromTitle } from '../utils/slugs';
 import { formatTags, parseTags } from '../utils/tags';
 import { validateArticleFields } from '../validation/field-rules';
-import { getService } from '../utils/get-service';
+import { getConfig, getService } from '../utils/get-service';
 
 /** The data of an article write, as the Document Service receives it. */
 export type ArticleData = Record<string, unknown>;
@@ -52,7 +52,7 @@ const articleRules = ({ strapi }: { strapi: Core.Strapi }) => ({
     if (action === 'create' || 'content' in data) data.reading_time = readingTimeMinutes(current('content'));
     if (typeof data.tags === 'string') data.tags = formatTags(parseTags(data.tags));
     if ((action === 'create' || 'author' in data) && isBlank(data.author)) {
-      data.author = strapi.plugin(PLUGIN_ID).config('studioName') as string;
+      data.author = getConfig(strapi, 'studioName');
     }
     data[GENERATED_FIELDS] = [...this.fillDerivedDefaults(data, stored, current)];
 

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
-import { PLUGIN_ID } from '../constants';
 import { afterCommit } from '../repositories/transactions';
 import { viewCounts } from '../repositories/view-counts';
 import { isSqlite } from '../utils/database-dialect';
+import { getConfig } from '../utils/get-service';
 
 // A count is a few bytes; this covers every article of a large site, so reads rarely go to the table.
 const REMEMBERED_COUNTS = 200_000;
@@ -33,7 +33,7 @@ interface UnwrittenViews {
 const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
   const onlyCounter = isSqlite(strapi);
   // Set to 0 by stop(): a view counted while the app stops is written at once, not scheduled.
-  let writeAfterMs = onlyCounter ? (strapi.plugin(PLUGIN_ID).config('viewWriteMs') as number) : 0;
+  let writeAfterMs = onlyCounter ? getConfig(strapi, 'viewWriteMs') : 0;
   const remembered = new LRUCache<string, number>({ max: REMEMBERED_COUNTS });
   // Counts with views not yet written; never evicted, emptied by each write.
   const unwritten = new Map<string, UnwrittenViews>();

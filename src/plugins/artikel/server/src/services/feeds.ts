@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { Feed } from 'feed';
-import { FEED_SIZE, PLUGIN_ID } from '../constants';
+import { FEED_SIZE } from '../constants';
 import { publishedArticles } from '../repositories/articles';
 import { type RecordContext, toArticleSummary } from '../utils/article-records';
 import { renderContentHtml } from '../utils/content';
 import { articlePageUrl, siteHomeUrl } from '../utils/site-links';
-import { getService } from '../utils/get-service';
+import { getConfig, getService } from '../utils/get-service';
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 
@@ -47,11 +47,10 @@ const xmlAttribute = (url: string): string => xmlText(url).replace(/[&<>]/g, (ch
  */
 const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = publishedArticles(strapi);
-  const config = <T>(name: string) => strapi.plugin(PLUGIN_ID).config(name) as T;
 
   const build = async (request: FeedRequest): Promise<string> => {
-    const studioName = config<string>('studioName');
-    const site = { articleUrlPattern: config<string>('siteArticleUrl'), apiBase: request.apiBase };
+    const studioName = getConfig(strapi, 'studioName');
+    const site = { articleUrlPattern: getConfig(strapi, 'siteArticleUrl'), apiBase: request.apiBase };
     let title = studioName;
     if (request.category !== null) {
       const category = (await articles.categoryCounts()).find((candidate) => candidate.slug === request.category);

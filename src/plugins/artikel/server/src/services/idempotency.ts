@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import createError from 'http-errors';
-import { PLUGIN_ID } from '../constants';
 import { idempotencyKeys, type IdempotencyKey, type StoredAnswer } from '../repositories/idempotency-keys';
 import { tryLockUntilCommit } from '../repositories/locks';
+import { getConfig } from '../utils/get-service';
 
 /** A POST that carries an Idempotency-Key: its key and the fingerprint of its body. */
 export interface KeyedRequest extends IdempotencyKey {
@@ -28,7 +28,7 @@ const keyError = (status: number, message: string): Error =>
  */
 const idempotency = ({ strapi }: { strapi: Core.Strapi }) => {
   const keys = idempotencyKeys(strapi);
-  const lifetimeMs = () => (strapi.plugin(PLUGIN_ID).config('idempotencyHours') as number) * 60 * 60 * 1000;
+  const lifetimeMs = () => getConfig(strapi, 'idempotencyHours') * 60 * 60 * 1000;
   let purgeTimer: NodeJS.Timeout | null = null;
 
   /** The stored answer for this key, if any; the same key with another body is a 422. */

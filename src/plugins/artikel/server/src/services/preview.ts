@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { ARTICLE_UID, PLUGIN_ID } from '../constants';
-import type { ArtikelConfig } from '../config';
+import { ARTICLE_UID } from '../constants';
 import type { FullArticle } from '../utils/article-records';
-import { getService } from '../utils/get-service';
+import { getConfig, getService } from '../utils/get-service';
 import { fillUrlPattern, signPreviewToken, verifyPreviewToken } from '../utils/preview-tokens';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -23,7 +22,6 @@ interface PermissionCheckerService {
  * the draft's full record. Drafts stay out of every other public read.
  */
 const preview = ({ strapi }: { strapi: Core.Strapi }) => {
-  const config = <Key extends keyof ArtikelConfig>(key: Key) => strapi.plugin(PLUGIN_ID).config(key) as ArtikelConfig[Key];
   // Derived from the app keys (required in production), so no further secret is to be kept.
   const signingKey = () =>
     crypto
@@ -34,7 +32,7 @@ const preview = ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     /** The URL the admin's Preview opens for a document, or null when there is none to show. */
     async url(uid: string, { documentId, status }: { documentId?: string; status?: string }): Promise<string | null> {
-      const articlePattern = config('siteArticleUrl');
+      const articlePattern = getConfig(strapi, 'siteArticleUrl');
       if (uid !== ARTICLE_UID || !documentId || articlePattern === '') return null;
       const isDraft = status !== 'published';
       // Who made the article, for roles that may read only their own (the Author's "is creator").
@@ -47,8 +45,8 @@ const preview = ({ strapi }: { strapi: Core.Strapi }) => {
       // A signed link reads the draft without the admin: only an editor who may read it gets one
       // (the others get none, as for an article that has no page; Strapi answers 204).
       if (!this.mayReadDraft(article)) return null;
-      const token = signPreviewToken(signingKey(), documentId, nowSeconds() + config('previewLinkMinutes') * 60);
-      return fillUrlPattern(config('sitePreviewUrl'), { slug, token });
+      const token = signPreviewToken(signingKey(), documentId, nowSeconds() + getConfig(strapi, 'previewLinkMinutes') * 60);
+      return fillUrlPattern(getConfig(strapi, 'sitePreviewUrl'), { slug, token });
     },
 
     /**

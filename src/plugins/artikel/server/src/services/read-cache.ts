@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
-import { PLUGIN_ID } from '../constants';
 import type { ArticleWrite, WrittenScope } from '../utils/written-scope';
+import { getConfig } from '../utils/get-service';
 
 /**
  * What a remembered read depends on. `published`: which articles are published and what their
@@ -74,7 +74,7 @@ function entryBytes(key: string, value: unknown): number {
  * remembers nothing.
  */
 const readCache = ({ strapi }: { strapi: Core.Strapi }) => {
-  const maxBytes = strapi.plugin(PLUGIN_ID).config('readCacheBytes') as number;
+  const maxBytes = getConfig(strapi, 'readCacheBytes');
   // The keys of the entries of each shared test, oldest test first.
   const sharedTests = new Map<string, Set<string>>();
   const forgetSharedTest = (entry: Entry, key: string): void => {

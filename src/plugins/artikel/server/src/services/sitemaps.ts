@@ -1,22 +1,20 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
-import { PLUGIN_ID } from '../constants';
 import { EVERY_ARTICLE, publishedArticles } from '../repositories/articles';
 import { absoluteMediaUrl } from '../utils/article-records';
 import { blankToNull } from '../utils/blank';
-import { getService } from '../utils/get-service';
+import { getConfig, getService } from '../utils/get-service';
 import { articlePageUrl } from '../utils/site-links';
 
 /** The sitemap of the published articles: one file, or past the per-file limit an index of files. */
 const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = publishedArticles(strapi);
-  const config = <T>(name: string) => strapi.plugin(PLUGIN_ID).config(name) as T;
 
   /** One file of up to `sitemapUrls` article pages, each with its last change and its cover and gallery photos (Google's image extension). */
   const urlSet = async (page: number, apiBase: string): Promise<string> => {
-    const perFile = config<number>('sitemapUrls');
-    const site = { articleUrlPattern: config<string>('siteArticleUrl'), apiBase };
+    const perFile = getConfig(strapi, 'sitemapUrls');
+    const site = { articleUrlPattern: getConfig(strapi, 'siteArticleUrl'), apiBase };
     const mediaContext = { mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || apiBase };
     const stream = new SitemapStream({ xmlns: { image: true, news: false, video: false, xhtml: false } });
     const done = streamToPromise(stream);
@@ -32,7 +30,7 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** How many files the sitemap has: at least one, empty when nothing is published. */
   const fileCount = async (): Promise<number> =>
-    Math.max(1, Math.ceil((await articles.count(EVERY_ARTICLE)) / config<number>('sitemapUrls')));
+    Math.max(1, Math.ceil((await articles.count(EVERY_ARTICLE)) / getConfig(strapi, 'sitemapUrls')));
 
   /** The index of the files, each at /api/artikel/sitemap/{n}. */
   const index = async (files: number, apiBase: string): Promise<string> => {
