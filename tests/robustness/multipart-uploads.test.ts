@@ -119,4 +119,27 @@ describe('multipart bodies on the upload routes', () => {
     expect(filesUnder(temporary)).toEqual([]);
     reportFigure('admin upload with a 3 MB extra field', `${adminMs.toFixed(0)} ms, temporary folder empty afterwards`);
   });
+
+  it('sets the admin menu logo (Settings → Overview), a multipart POST /admin/project-settings, and leaves no temporary file', async () => {
+    const png = await sharp({ create: { width: 60, height: 60, channels: 3, background: '#aa3366' } })
+      .png()
+      .toBuffer();
+    const answer = await send('POST', '/admin/project-settings', form({ menuLogo: new File([png], 'logo.png', { type: 'image/png' }) }), {
+      Authorization: `Bearer ${adminJwt}`,
+    });
+    expect(answer.status).toBe(200);
+    const stored = await fetch(`${service.baseUrl}/admin/project-settings`, { headers: { Authorization: `Bearer ${adminJwt}` } });
+    expect(stored.status).toBe(200);
+    expect(((await stored.json()) as { menuLogo: { name: string; width: number } | null }).menuLogo).toMatchObject({
+      name: 'logo.png',
+      width: 60,
+    });
+    expect(filesUnder(temporary)).toEqual([]);
+  });
+
+  it('refuses a logo upload without credentials with a 401, writing nothing', async () => {
+    const answer = await send('POST', '/admin/project-settings', form({ menuLogo: new Blob([THREE_MB]) }));
+    expect(answer.status).toBe(401);
+    expect(filesUnder(temporary)).toEqual([]);
+  });
 });

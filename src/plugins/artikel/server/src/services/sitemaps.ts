@@ -7,6 +7,14 @@ import { blankToNull } from '../utils/blank';
 import { getConfig, getService } from '../utils/get-service';
 import { articlePageUrl } from '../utils/site-links';
 
+/**
+ * A file with no article page yet (nothing is published): the sitemap library refuses to end a
+ * stream nothing was written to, so the empty urlset, with the namespaces a full file declares,
+ * is written here. Crawlers read it as "no pages", not as an error.
+ */
+const EMPTY_URL_SET =
+  '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"></urlset>';
+
 /** The sitemap of the published articles: one file, or past the per-file limit an index of files. */
 const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = publishedArticles(strapi);
@@ -17,8 +25,10 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
     const site = { articleUrlPattern: getConfig(strapi, 'siteArticleUrl'), apiBase };
     const mediaContext = { mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || apiBase };
     const stream = new SitemapStream({ xmlns: { image: true, news: false, video: false, xhtml: false } });
+    const records = await articles.sitemapPage((page - 1) * perFile, perFile);
+    if (records.length === 0) return EMPTY_URL_SET;
     const done = streamToPromise(stream);
-    for (const record of await articles.sitemapPage((page - 1) * perFile, perFile)) {
+    for (const record of records) {
       const cover =
         blankToNull(record.coverImageUrl) ?? (record.coverMediaUrl ? absoluteMediaUrl(record.coverMediaUrl, mediaContext) : null);
       const photos = [...(cover ? [cover] : []), ...record.galleryUrls.map((url) => absoluteMediaUrl(url, mediaContext))];

@@ -9,8 +9,9 @@ import type { Context, MiddlewareFactory } from './types';
 const METHODS_WITH_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * Where editors and API tokens upload files (the Media Library's routes, admin and content API):
- * the only requests whose multipart bodies are read. Each pattern is anchored and linear.
+ * Where editors and API tokens upload files (the Media Library's routes, admin and content API,
+ * and the admin's menu and auth logos in Settings → Overview): the only requests whose multipart
+ * bodies are read. Each pattern is anchored and linear.
  */
 const UPLOAD_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: 'POST', path: /^\/upload\/?$/ },
@@ -18,6 +19,7 @@ const UPLOAD_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: 'POST', path: /^\/upload\/files\/[^/]+\/replace\/?$/ },
   { method: 'PUT', path: /^\/upload\/files\/[^/]+\/?$/ },
   { method: 'POST', path: /^\/api\/upload\/?$/ },
+  { method: 'POST', path: /^\/admin\/project-settings\/?$/ },
 ];
 
 const isUploadRoute = (ctx: Context): boolean => UPLOAD_ROUTES.some((route) => route.method === ctx.method && route.path.test(ctx.path));
@@ -46,9 +48,13 @@ export const bodyParsedWhenSent =
 
     const parseUpload = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
       if (!isUploadRoute(ctx)) {
-        throw createHttpError(415, 'Multipart bodies are read only by the upload routes (POST /upload, POST /api/upload); send JSON here', {
-          details: {},
-        });
+        throw createHttpError(
+          415,
+          'Multipart bodies are read only by the upload routes (POST /upload, POST /api/upload, POST /admin/project-settings); send JSON here',
+          {
+            details: {},
+          },
+        );
       }
       if (!BEARER.test(ctx.get('Authorization'))) throw new errors.UnauthorizedError('Uploading needs an Authorization: Bearer credential');
       const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'artikel-upload-'));
