@@ -1,15 +1,12 @@
 import autocannon from 'autocannon';
-import { createApiToken } from '../helpers/tokens';
 import { createArticle, createCategory, storedViews } from '../helpers/fixtures';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let token: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
 });
 
 afterAll(async () => {
@@ -39,7 +36,7 @@ describe('concurrent clients', () => {
         app
           .api()
           .post('/api/artikel')
-          .set('Authorization', `Bearer ${token}`)
+          .set(app.auth())
           .send({ title: 'Same title', category: 'Popular', content: 'Race.' }),
       ),
     );
@@ -63,7 +60,7 @@ describe('concurrent clients', () => {
         app
           .api()
           .post('/api/artikel')
-          .set('Authorization', `Bearer ${token}`)
+          .set(app.auth())
           .send({ title: `New category ${index}`, category: index % 2 === 0 ? 'Night Sky' : 'night sky', content: 'Stars.' }),
       ),
     );
