@@ -143,20 +143,8 @@ describe('POST /api/artikel with an Idempotency-Key', () => {
 
   it('checks the key of a dry run but keeps nothing for it', async () => {
     const { key, body } = fresh();
-    await app
-      .api()
-      .post('/api/artikel?dry_run=true')
-      .set(app.auth())
-      .set('Idempotency-Key', '')
-      .send(body)
-      .expect(400);
-    await app
-      .api()
-      .post('/api/artikel?dry_run=true')
-      .set(app.auth())
-      .set('Idempotency-Key', key)
-      .send(body)
-      .expect(200);
+    await app.api().post('/api/artikel?dry_run=true').set(app.auth()).set('Idempotency-Key', '').send(body).expect(400);
+    await app.api().post('/api/artikel?dry_run=true').set(app.auth()).set('Idempotency-Key', key).send(body).expect(200);
     const real = await post(body, key).expect(201);
     expect(real.headers['idempotent-replayed']).toBeUndefined();
     expect(await articlesTitled(body.title)).toBe(1);

@@ -59,7 +59,8 @@ export interface StartOptions {
 export async function startStrapi(options: StartOptions = {}): Promise<TestApp> {
   const app = options.env === undefined ? await startApp(options) : await withEnv(options.env, () => startApp(options));
   try {
-    const token = options.token === undefined ? undefined : await createApiToken(app.strapi, options.token === true ? 'full-access' : options.token);
+    const token =
+      options.token === undefined ? undefined : await createApiToken(app.strapi, options.token === true ? 'full-access' : options.token);
     const category = options.category === true ? DEFAULT_CATEGORY : options.category;
     const categoryId = category === undefined ? undefined : await createCategory(app.strapi, category.name, category.slug);
     const tokenKey = (): string => {

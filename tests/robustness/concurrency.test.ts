@@ -33,11 +33,7 @@ describe('concurrent clients', () => {
   it('gives 50 concurrent posts of one title 50 distinct slugs', async () => {
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
-        app
-          .api()
-          .post('/api/artikel')
-          .set(app.auth())
-          .send({ title: 'Same title', category: 'Popular', content: 'Race.' }),
+        app.api().post('/api/artikel').set(app.auth()).send({ title: 'Same title', category: 'Popular', content: 'Race.' }),
       ),
     );
     const statuses = responses.map((response) => response.status);
