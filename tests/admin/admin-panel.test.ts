@@ -1,20 +1,15 @@
 import { ARTICLES_PATH, connect, registerEditor, uniqueTitle, type Editor } from '../helpers/admin';
-import { createCategory } from '../helpers/fixtures';
 import { isContractError } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 const SITE_ARTICLE_URL = 'https://studio.example/artikel/{slug}';
 let app: TestApp;
 let editor: Editor;
-let categoryId: string;
 
 beforeAll(async () => {
   // Every test file runs in this one process: the site is set for this app only.
-  process.env.SITE_ARTICLE_URL = SITE_ARTICLE_URL;
-  app = await startStrapi();
-  delete process.env.SITE_ARTICLE_URL;
+  app = await startStrapi({ env: { SITE_ARTICLE_URL }, category: { name: 'Events', slug: 'events' } });
   editor = await registerEditor(app);
-  categoryId = await createCategory(app.strapi, 'Events', 'events');
 });
 
 afterAll(async () => {
@@ -31,7 +26,7 @@ async function articleFormConfiguration() {
 }
 
 async function createArticle(status: 'draft' | 'published'): Promise<{ documentId: string; slug: string }> {
-  const form = { title: uniqueTitle('Preview me'), content: 'Lanterns in the barn.', category: connect(categoryId) };
+  const form = { title: uniqueTitle('Preview me'), content: 'Lanterns in the barn.', category: connect(app.categoryId) };
   const response =
     status === 'draft'
       ? await editor.post(ARTICLES_PATH, form).expect(201)

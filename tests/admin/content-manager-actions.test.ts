@@ -1,15 +1,12 @@
 import { ARTICLES_PATH, connect, registerEditor, timed, uniqueTitle, type Editor } from '../helpers/admin';
-import { createCategory } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
 let editor: Editor;
-let categoryId: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
+  app = await startStrapi({ category: { name: 'Weddings', slug: 'weddings' } });
   editor = await registerEditor(app);
-  categoryId = await createCategory(app.strapi, 'Weddings', 'weddings');
 });
 
 afterAll(async () => {
@@ -32,7 +29,7 @@ function articleForm(title: string) {
   return {
     title,
     content: `## Light\n\nMorning light for ${title}.\n\n- soft\n- warm`,
-    category: connect(categoryId),
+    category: connect(app.categoryId),
     tags: 'Light, Morning',
   };
 }

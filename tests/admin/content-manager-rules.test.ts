@@ -1,17 +1,14 @@
 import { ARTICLES_PATH, CATEGORIES_PATH, connect, registerEditor, uniqueTitle, type Editor } from '../helpers/admin';
-import { createCategory } from '../helpers/fixtures';
 import { isContractError, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { createApiToken } from '../helpers/tokens';
 
 let app: TestApp;
 let editor: Editor;
-let categoryId: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
+  app = await startStrapi({ category: { name: 'Portraits', slug: 'portraits' } });
   editor = await registerEditor(app);
-  categoryId = await createCategory(app.strapi, 'Portraits', 'portraits');
 });
 
 afterAll(async () => {
@@ -23,7 +20,7 @@ interface FieldErrorBody {
 }
 
 function articleForm(title: string, fields: Record<string, unknown> = {}) {
-  return { title, content: `Window light for ${title}.`, category: connect(categoryId), ...fields };
+  return { title, content: `Window light for ${title}.`, category: connect(app.categoryId), ...fields };
 }
 
 /** The fields an answer refuses, as the Content Manager shows them under each field. */

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type supertest from 'supertest';
 import { ARTICLES_PATH, connect, registerEditor, uniqueTitle, type Editor } from '../helpers/admin';
-import { createCategory } from '../helpers/fixtures';
 import { removeServiceDatabase, startServiceProcess } from '../helpers/service-process';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -11,7 +10,6 @@ const SITE_ARTICLE_URL = 'https://studio.example/artikel/{slug}';
 let app: TestApp;
 let superAdmin: Editor;
 let author: Editor;
-let categoryId: string;
 
 /** An administrator with the Author role, invited by the super admin and registered as the invitation's form does. */
 async function registerAuthor(): Promise<Editor> {
@@ -40,12 +38,9 @@ async function registerAuthor(): Promise<Editor> {
 }
 
 beforeAll(async () => {
-  process.env.SITE_ARTICLE_URL = SITE_ARTICLE_URL;
-  app = await startStrapi();
-  delete process.env.SITE_ARTICLE_URL;
+  app = await startStrapi({ env: { SITE_ARTICLE_URL }, category: { name: 'Events', slug: 'events' } });
   superAdmin = await registerEditor(app);
   author = await registerAuthor();
-  categoryId = await createCategory(app.strapi, 'Events', 'events');
 });
 
 afterAll(async () => {
@@ -55,7 +50,7 @@ afterAll(async () => {
 const draftBy = async (editor: Editor): Promise<string> =>
   (
     await editor
-      .post(ARTICLES_PATH, { title: uniqueTitle('Draft'), content: 'Lanterns in the barn.', category: connect(categoryId) })
+      .post(ARTICLES_PATH, { title: uniqueTitle('Draft'), content: 'Lanterns in the barn.', category: connect(app.categoryId) })
       .expect(201)
   ).body.data.documentId;
 

@@ -2,12 +2,9 @@ import Parser from 'rss-parser';
 import { ARTICLE_UID, createArticle, createCategory } from '../helpers/fixtures';
 import { isContractError } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
-import { createApiToken } from '../helpers/tokens';
 
 const SITE = 'https://studio.example/artikel/{slug}';
 let app: TestApp;
-let token: string;
-let siteBefore: string | undefined;
 
 // Created oldest first; the feeds list them newest first.
 const ARTICLES = [
@@ -24,10 +21,7 @@ const ARTICLES = [
 ];
 
 beforeAll(async () => {
-  siteBefore = process.env.SITE_ARTICLE_URL;
-  process.env.SITE_ARTICLE_URL = SITE;
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ env: { SITE_ARTICLE_URL: SITE }, token: 'full-access' });
   const categories: Record<string, string> = {
     portraits: await createCategory(app.strapi, 'Portraits', 'portraits'),
     weddings: await createCategory(app.strapi, 'Weddings', 'weddings'),
@@ -38,8 +32,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.stop();
-  if (siteBefore === undefined) delete process.env.SITE_ARTICLE_URL;
-  else process.env.SITE_ARTICLE_URL = siteBefore;
 });
 
 const parser = new Parser({ customFields: { item: ['content:encoded'] } });
@@ -130,7 +122,7 @@ describe('feeds of the newest articles', () => {
     await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
+      .set(app.auth())
       .send({ title: 'Fresh from the darkroom', category: 'Portraits', content: 'Silver gelatin.' })
       .expect(201);
     const after = await app.api().get('/api/artikel/feed/atom').set('If-None-Match', first.headers.etag).expect(200);
@@ -144,7 +136,7 @@ describe('feeds of the newest articles', () => {
       const refused = await app
         .api()
         .post('/api/artikel')
-        .set('Authorization', `Bearer ${token}`)
+        .set(app.auth())
         .send({ title: 'Clash', category: 'Portraits', content: 'x', slug })
         .expect(400);
       expect(refused.body.error.details.errors[0].path).toEqual(['slug']);

@@ -3,25 +3,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ARTICLE_UID, createArticle, createCategory, storedViews } from '../helpers/fixtures';
+import { ARTICLE_UID, createArticle, storedViews } from '../helpers/fixtures';
 import { reportFigure } from '../helpers/robustness';
 import { removeServiceDatabase, startServiceProcess } from '../helpers/service-process';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let landscapes: string;
 let longDocumentId: string;
 
 const paragraph = 'Morning fog lifts from the valley while the light turns from blue to gold over the ridge. ';
 
 beforeAll(async () => {
-  app = await startStrapi();
-  landscapes = await createCategory(app.strapi, 'Landscapes', 'landscapes');
+  app = await startStrapi({ category: { name: 'Landscapes', slug: 'landscapes' } });
   for (let index = 0; index < 50; index += 1) {
     await createArticle(app.strapi, {
       title: `Valley light ${index}`,
       slug: `valley-light-${index}`,
-      category: landscapes,
+      category: app.categoryId,
       tags: 'Fog, Valley',
       content: paragraph.repeat(3),
     });
@@ -29,7 +27,7 @@ beforeAll(async () => {
   longDocumentId = await createArticle(app.strapi, {
     title: 'A long essay on light',
     slug: 'long-essay',
-    category: landscapes,
+    category: app.categoryId,
     tags: 'Essay, Fog',
     content: `## Light\n\n${paragraph.repeat(300)}`,
   });
@@ -94,7 +92,7 @@ describe('HTTP caching of the public reads', () => {
         .set('If-None-Match', tags.get(url) ?? '')
         .expect(304);
     // A new article changes the lists, latest and the category count.
-    await createArticle(app.strapi, { title: 'Fresh fog', slug: 'fresh-fog', category: landscapes, content: 'New.' });
+    await createArticle(app.strapi, { title: 'Fresh fog', slug: 'fresh-fog', category: app.categoryId, content: 'New.' });
     for (const url of [...unaffected, '/api/artikel/latest', '/api/artikel?limit=50']) {
       await app
         .api()

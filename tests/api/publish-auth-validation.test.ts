@@ -2,7 +2,6 @@ import { createApiToken } from '../helpers/tokens';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let fullAccess: string;
 
 const validBody = { title: 'Golden hour', category: 'Weddings', content: 'Warm light.' };
 
@@ -16,8 +15,7 @@ function errorPaths(body: { error: { details: { errors: Array<{ path: string[] }
 }
 
 beforeAll(async () => {
-  app = await startStrapi();
-  fullAccess = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
 });
 
 afterAll(async () => {
@@ -64,7 +62,7 @@ describe('POST /api/artikel authentication', () => {
     const response = await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${fullAccess}`)
+      .set(app.auth())
       .send({ ...validBody, title: 'Full access article' })
       .expect(201);
     expect(response.body.data.slug).toBe('full-access-article');
@@ -81,7 +79,7 @@ describe('POST /api/artikel validation', () => {
     app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${fullAccess}`)
+      .set(app.auth())
       .send(body as object);
 
   const rejects = async (body: unknown, paths: string[]) => {
@@ -121,7 +119,7 @@ describe('POST /api/artikel validation', () => {
     const response = await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${fullAccess}`)
+      .set(app.auth())
       .set('Content-Type', 'application/json')
       .send('{"title":"a","category":"b","content":"c","__proto__":{"admin":true}}')
       .expect(400);
@@ -187,7 +185,7 @@ describe('POST /api/artikel validation', () => {
     const response = await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${fullAccess}`)
+      .set(app.auth())
       .set('Content-Type', 'application/json')
       .send('{"title": "x",')
       .expect(400);

@@ -1,11 +1,9 @@
-import { createApiToken } from '../helpers/tokens';
-import { CATEGORY_UID, createArticle, createCategory } from '../helpers/fixtures';
+import { CATEGORY_UID, createArticle } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let token: string;
 
-const post = (body: object) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body);
+const post = (body: object) => app.api().post('/api/artikel').set(app.auth()).send(body);
 
 async function countRows(table: string): Promise<number> {
   const row = (await app.strapi.db.connection(table).count({ total: '*' }).first()) as { total: number | string };
@@ -13,9 +11,7 @@ async function countRows(table: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
-  await createCategory(app.strapi, 'Portrait Sessions', 'portrait-sessions');
+  app = await startStrapi({ token: 'full-access', category: { name: 'Portrait Sessions', slug: 'portrait-sessions' } });
 });
 
 afterAll(async () => {

@@ -1,20 +1,17 @@
 import { storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
-import { createApiToken } from '../helpers/tokens';
 
 let app: TestApp;
-let token: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
 });
 
 afterAll(async () => {
   await app.stop();
 });
 
-const post = (body: object, query = '') => app.api().post(`/api/artikel${query}`).set('Authorization', `Bearer ${token}`).send(body);
+const post = (body: object, query = '') => app.api().post(`/api/artikel${query}`).set(app.auth()).send(body);
 
 /** The fields of an answer that a real create fixes at the moment it stores (ids and dates). */
 function withoutStorageFacts(article: Record<string, unknown>) {

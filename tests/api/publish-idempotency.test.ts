@@ -5,12 +5,10 @@ import { startStrapi, type TestApp } from '../helpers/strapi';
 import { createApiToken } from '../helpers/tokens';
 
 let app: TestApp;
-let token: string;
 let counter = 0;
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
 });
 
 afterAll(async () => {
@@ -26,7 +24,7 @@ function fresh(fields: Record<string, string> = {}) {
   };
 }
 
-const post = (body: object, key?: string, as = token) => {
+const post = (body: object, key?: string, as = app.token) => {
   const request = app.api().post('/api/artikel').set('Authorization', `Bearer ${as}`);
   return (key === undefined ? request : request.set('Idempotency-Key', key)).send(body);
 };
@@ -72,7 +70,7 @@ describe('POST /api/artikel with an Idempotency-Key', () => {
     // up once the article is stored.
     const lost = http.request(`${await app.baseUrl()}/api/artikel`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
     });
     lost.on('error', () => undefined);
     lost.on('response', (response) => response.destroy());
@@ -145,20 +143,8 @@ describe('POST /api/artikel with an Idempotency-Key', () => {
 
   it('checks the key of a dry run but keeps nothing for it', async () => {
     const { key, body } = fresh();
-    await app
-      .api()
-      .post('/api/artikel?dry_run=true')
-      .set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', '')
-      .send(body)
-      .expect(400);
-    await app
-      .api()
-      .post('/api/artikel?dry_run=true')
-      .set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', key)
-      .send(body)
-      .expect(200);
+    await app.api().post('/api/artikel?dry_run=true').set(app.auth()).set('Idempotency-Key', '').send(body).expect(400);
+    await app.api().post('/api/artikel?dry_run=true').set(app.auth()).set('Idempotency-Key', key).send(body).expect(200);
     const real = await post(body, key).expect(201);
     expect(real.headers['idempotent-replayed']).toBeUndefined();
     expect(await articlesTitled(body.title)).toBe(1);

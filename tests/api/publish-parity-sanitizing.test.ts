@@ -1,19 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiToken } from '../helpers/tokens';
-import { ARTICLE_UID, createCategory } from '../helpers/fixtures';
+import { ARTICLE_UID } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let token: string;
-let weddings: string;
 
-const post = (body: object) => app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body);
+const post = (body: object) => app.api().post('/api/artikel').set(app.auth()).send(body);
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
-  weddings = await createCategory(app.strapi, 'Weddings', 'weddings');
+  app = await startStrapi({ token: 'full-access', category: { name: 'Weddings', slug: 'weddings' } });
 });
 
 afterAll(async () => {
@@ -78,7 +73,7 @@ describe('parity with the admin', () => {
       data: {
         title: 'Made in the admin',
         content: '<p>Editor text here.</p><script>alert(1)</script>',
-        category: weddings,
+        category: app.categoryId,
         tags: 'a, A, b',
       },
     });

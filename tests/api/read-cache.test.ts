@@ -2,19 +2,6 @@ import type { Knex } from 'knex';
 import { ARTICLE_UID, CATEGORY_UID, createArticle, createCategory } from '../helpers/fixtures';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
-import { createApiToken } from '../helpers/tokens';
-
-// The read cache is sized by ARTIKEL_READ_CACHE_MB, read when the app starts.
-async function startWithCacheMebibytes(mebibytes: string): Promise<TestApp> {
-  const before = process.env.ARTIKEL_READ_CACHE_MB;
-  process.env.ARTIKEL_READ_CACHE_MB = mebibytes;
-  try {
-    return await startStrapi();
-  } finally {
-    if (before === undefined) delete process.env.ARTIKEL_READ_CACHE_MB;
-    else process.env.ARTIKEL_READ_CACHE_MB = before;
-  }
-}
 
 interface CacheUsage {
   entries: number;
@@ -37,18 +24,16 @@ const LONG_ARTICLES = 40;
 
 describe('a read cache of 1 MiB', () => {
   let app: TestApp;
-  let token: string;
 
   beforeAll(async () => {
-    app = await startWithCacheMebibytes('1');
-    token = await createApiToken(app.strapi, 'full-access');
-    const studio = await createCategory(app.strapi, 'Studio', 'studio');
+    // The read cache is sized by ARTIKEL_READ_CACHE_MB, read when the app starts.
+    app = await startStrapi({ env: { ARTIKEL_READ_CACHE_MB: '1' }, token: 'full-access', category: { name: 'Studio', slug: 'studio' } });
     const filler = `${SHARED_WORDS.join(' ')}\n\n${'A long paragraph about light and lenses. '.repeat(800)}`;
     for (let i = 1; i <= LONG_ARTICLES; i += 1) {
       await createArticle(app.strapi, {
         title: `Long read ${i}`,
         slug: `long-read-${i}`,
-        category: studio,
+        category: app.categoryId,
         tags: 'Light',
         content: `Part ${i}.\n\n${filler}`,
       });
@@ -101,7 +86,7 @@ describe('a read cache of 1 MiB', () => {
     await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
+      .set(app.auth())
       .send({ title: 'Fern at noon', content: 'Fronds.', category: 'Studio', tags: 'Fern' })
       .expect(201);
     // A table change no write announced: only a page that was not computed again still shows the old title.
@@ -139,11 +124,9 @@ describe('a read cache of 1 MiB', () => {
 
 describe('related articles after a write', () => {
   let app: TestApp;
-  let token: string;
 
   beforeAll(async () => {
-    app = await startWithCacheMebibytes('64');
-    token = await createApiToken(app.strapi, 'full-access');
+    app = await startStrapi({ env: { ARTIKEL_READ_CACHE_MB: '64' }, token: 'full-access' });
     const moss = await createCategory(app.strapi, 'Moss', 'moss');
     await createCategory(app.strapi, 'Harbour', 'harbour');
     // Five sharing a tag: each one's four related articles come from the tag alone.
@@ -159,8 +142,7 @@ describe('related articles after a write', () => {
 
   const relatedOf = async (slug: string) =>
     (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.related as Array<{ slug: string; title: string }>;
-  const post = (body: Record<string, string>) =>
-    app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
+  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set(app.auth()).send(body).expect(201);
 
   it('stay remembered when an article sharing none of their tags, or one ranking below all four, is published, and are chosen again when one ranks among them', async () => {
     const moss = (await app.strapi.documents(CATEGORY_UID).findFirst({ filters: { slug: 'moss' } }))!.documentId;
@@ -272,11 +254,9 @@ describe('related articles after a write', () => {
 
 describe('filtered lists and searches after a write', () => {
   let app: TestApp;
-  let token: string;
 
   beforeAll(async () => {
-    app = await startWithCacheMebibytes('64');
-    token = await createApiToken(app.strapi, 'full-access');
+    app = await startStrapi({ env: { ARTIKEL_READ_CACHE_MB: '64' }, token: 'full-access' });
   });
 
   afterAll(async () => {
@@ -285,8 +265,7 @@ describe('filtered lists and searches after a write', () => {
 
   const titlesOf = async (query: string) =>
     (await app.api().get(`/api/artikel?${query}`).expect(200)).body.data.map((article: { title: string }) => article.title);
-  const post = (body: Record<string, string>) =>
-    app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body).expect(201);
+  const post = (body: Record<string, string>) => app.api().post('/api/artikel').set(app.auth()).send(body).expect(201);
 
   it('stay remembered when an article outside their category or tag is published, and follow an article moved out of their category at once', async () => {
     const fjord = await createCategory(app.strapi, 'Fjord', 'fjord');
@@ -362,9 +341,8 @@ describe('a new category', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startWithCacheMebibytes('64');
-    const studio = await createCategory(app.strapi, 'Studio', 'studio');
-    await createArticle(app.strapi, { title: 'Paper backdrops', slug: 'paper-backdrops', category: studio, tags: 'Backdrops' });
+    app = await startStrapi({ env: { ARTIKEL_READ_CACHE_MB: '64' }, category: { name: 'Studio', slug: 'studio' } });
+    await createArticle(app.strapi, { title: 'Paper backdrops', slug: 'paper-backdrops', category: app.categoryId, tags: 'Backdrops' });
   });
 
   afterAll(async () => {
@@ -404,7 +382,7 @@ describe('the read cache turned off (ARTIKEL_READ_CACHE_MB=0)', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startWithCacheMebibytes('0');
+    app = await startStrapi({ env: { ARTIKEL_READ_CACHE_MB: '0' } });
     await createArticle(app.strapi, { title: 'Uncached', slug: 'uncached', tags: 'Fog' });
   });
 

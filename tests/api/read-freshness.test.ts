@@ -1,10 +1,7 @@
-import { ARTICLE_UID, CATEGORY_UID, createArticle, createCategory } from '../helpers/fixtures';
-import { createApiToken } from '../helpers/tokens';
+import { ARTICLE_UID, CATEGORY_UID, createArticle } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let token: string;
-let landscapes: string;
 
 interface Summary {
   slug: string;
@@ -14,10 +11,8 @@ interface Summary {
 }
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
-  landscapes = await createCategory(app.strapi, 'Landscapes', 'landscapes');
-  await createArticle(app.strapi, { title: 'Fog at dawn', slug: 'fog-at-dawn', category: landscapes, tags: 'Fog' });
+  app = await startStrapi({ token: 'full-access', category: { name: 'Landscapes', slug: 'landscapes' } });
+  await createArticle(app.strapi, { title: 'Fog at dawn', slug: 'fog-at-dawn', category: app.categoryId, tags: 'Fog' });
 });
 
 afterAll(async () => {
@@ -46,7 +41,7 @@ describe('public reads after writes', () => {
     await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
+      .set(app.auth())
       .send({ title: 'Frost on birches', category: 'Landscapes', content: 'Hoarfrost.', tags: 'Fog' })
       .expect(201);
 
@@ -93,7 +88,7 @@ describe('public reads after writes', () => {
     await readEverything();
     const documentId = (await app.strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: 'frost-on-birches' } }))!.documentId;
     await app.strapi.documents(ARTICLE_UID).delete({ documentId });
-    await app.strapi.documents(CATEGORY_UID).update({ documentId: landscapes, data: { name: 'Wide landscapes' } });
+    await app.strapi.documents(CATEGORY_UID).update({ documentId: app.categoryId, data: { name: 'Wide landscapes' } });
 
     const after = await readEverything();
     expect(slugs(after.list)).toEqual(['fog-at-dawn']);
@@ -103,7 +98,7 @@ describe('public reads after writes', () => {
   });
 
   it('count every read of a remembered article and show current views in lists and related articles', async () => {
-    await createArticle(app.strapi, { title: 'Fog over the river', slug: 'fog-river', category: landscapes, tags: 'Fog' });
+    await createArticle(app.strapi, { title: 'Fog over the river', slug: 'fog-river', category: app.categoryId, tags: 'Fog' });
     await readEverything();
     const before = (await app.api().get('/api/artikel/fog-at-dawn').expect(200)).body.data.views as number;
     for (let read = 1; read <= 3; read += 1) {

@@ -1,23 +1,17 @@
 import { XMLParser } from 'fast-xml-parser';
-import { createArticle, createCategory, createMediaFile } from '../helpers/fixtures';
+import { createArticle, createMediaFile } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 const SITE = 'https://studio.example/artikel/{slug}';
-const saved: Record<string, string | undefined> = {};
 let app: TestApp;
 
 beforeAll(async () => {
-  // Three article pages per file, so seven articles need an index of three files.
-  for (const [name, value] of Object.entries({
-    SITE_ARTICLE_URL: SITE,
-    ARTIKEL_SITEMAP_URLS: '3',
-    PUBLIC_URL: 'https://api.studio.example',
-  })) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-  app = await startStrapi();
-  const category = await createCategory(app.strapi, 'Landscapes', 'landscapes');
+  app = await startStrapi({
+    // Three article pages per file, so seven articles need an index of three files.
+    env: { SITE_ARTICLE_URL: SITE, ARTIKEL_SITEMAP_URLS: '3', PUBLIC_URL: 'https://api.studio.example' },
+    category: { name: 'Landscapes', slug: 'landscapes' },
+  });
+  const category = app.categoryId;
   const cover = await createMediaFile(app.strapi, 'dunes-cover.jpg', 800, 600);
   const gallery = [await createMediaFile(app.strapi, 'dunes-1.jpg', 800, 600), await createMediaFile(app.strapi, 'dunes-2.jpg', 800, 600)];
   await app.strapi.documents('api::article.article').create({
@@ -36,10 +30,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.stop();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
 });
 
 const xml = new XMLParser({ ignoreAttributes: false, isArray: (name) => ['url', 'sitemap', 'image:image'].includes(name) });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createArticle, createCategory, storedViews } from '../helpers/fixtures';
+import { createArticle, storedViews } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 // Several times what these reads take on a loaded 2-core machine (about 50 ms each).
@@ -47,13 +47,17 @@ describe('article reads while a write holds the database', () => {
   let readId: string;
 
   beforeAll(async () => {
-    app = await startStrapi();
-    const studio = await createCategory(app.strapi, 'Studio', 'studio');
-    readId = await createArticle(app.strapi, { title: 'Window light portraits', slug: 'window-light', category: studio, tags: 'Light' });
+    app = await startStrapi({ category: { name: 'Studio', slug: 'studio' } });
+    readId = await createArticle(app.strapi, {
+      title: 'Window light portraits',
+      slug: 'window-light',
+      category: app.categoryId,
+      tags: 'Light',
+    });
     await createArticle(app.strapi, {
       title: 'Rim light on a budget',
       slug: 'rim-light',
-      category: studio,
+      category: app.categoryId,
       tags: 'Light',
       summary: 'As published.',
     });
@@ -83,21 +87,17 @@ describe('article reads while a write holds the database', () => {
 
 describe('views counted just before the app stops', () => {
   it('are in the table after a stop, and counted on from there after a restart', async () => {
-    const interval = process.env.ARTIKEL_VIEW_WRITE_MS;
     // Long enough that no write of the counts comes before the stop.
-    process.env.ARTIKEL_VIEW_WRITE_MS = '60000';
-    let app = await startStrapi();
+    let app = await startStrapi({ env: { ARTIKEL_VIEW_WRITE_MS: '60000' } });
     try {
       const id = await createArticle(app.strapi, { title: 'Golden hour on the coast', slug: 'golden-coast' });
       for (let read = 1; read <= 3; read += 1)
         expect((await app.api().get('/api/artikel/golden-coast').expect(200)).body.data.views).toBe(read);
       await app.stop({ keepDatabase: true });
-      process.env.ARTIKEL_VIEW_WRITE_MS = interval;
       app = await startStrapi({ databaseFile: app.databaseFile });
       expect(await storedViews(app.strapi, id)).toBe(3);
       expect((await app.api().get('/api/artikel/golden-coast').expect(200)).body.data.views).toBe(4);
     } finally {
-      process.env.ARTIKEL_VIEW_WRITE_MS = interval;
       await app.stop();
     }
   });

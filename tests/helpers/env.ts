@@ -1,5 +1,3 @@
-import { startStrapi, type TestApp } from './strapi';
-
 /** Runs work with these environment variables set (undefined: unset), restoring the previous values afterwards. */
 export async function withEnv<T>(env: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
   const previous = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
@@ -16,6 +14,3 @@ export async function withEnv<T>(env: Record<string, string | undefined>, work: 
     apply(previous);
   }
 }
-
-/** A Strapi started with these environment variables, which its configuration reads as it loads. */
-export const startStrapiWithEnv = (env: Record<string, string | undefined>): Promise<TestApp> => withEnv(env, () => startStrapi());

@@ -3,8 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createStrapi, type Core } from '@strapi/strapi';
 import supertest from 'supertest';
+import { withEnv } from './env';
+import { createCategory } from './fixtures';
 import { checkedAgainstOpenApi } from './openapi-check';
 import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, type Store } from './store';
+import { createApiToken } from './tokens';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 
@@ -24,11 +27,29 @@ export interface TestApp {
   baseUrl: () => Promise<string>;
   /** Stops the app and removes its database, unless it is kept for a restart. */
   stop: (options?: { keepDatabase?: boolean }) => Promise<void>;
+  /** The plain key of the API token `startStrapi({ token })` created; reading it without one throws. */
+  readonly token: string;
+  /** `{ Authorization: 'Bearer <token>' }`, for supertest's `.set(app.auth())`. */
+  auth: () => { Authorization: string };
+  /** The document id of the category `startStrapi({ category })` created; reading it without one throws. */
+  readonly categoryId: string;
 }
+
+/** The category `category: true` creates. */
+export const DEFAULT_CATEGORY = { name: 'Studio', slug: 'studio' } as const;
 
 export interface StartOptions {
   /** Start on this database file (one a stopped app kept), as a restarted service would. */
   databaseFile?: string;
+  /**
+   * Environment variables the configuration reads as the app loads (undefined: unset); the previous
+   * values are back once the app has started, so other test files never see them.
+   */
+  env?: Record<string, string | undefined>;
+  /** Create an API token of this type once the app runs (true: full-access): `app.token`, `app.auth()`. */
+  token?: 'full-access' | 'read-only' | true;
+  /** Create this category once the app runs (true: Studio, slug studio): `app.categoryId`. */
+  category?: { name: string; slug: string } | true;
 }
 
 /**
@@ -36,6 +57,36 @@ export interface StartOptions {
  * temporary folder, or (DATABASE_CLIENT=postgres) a fresh database on the test cluster.
  */
 export async function startStrapi(options: StartOptions = {}): Promise<TestApp> {
+  const app = options.env === undefined ? await startApp(options) : await withEnv(options.env, () => startApp(options));
+  try {
+    const token =
+      options.token === undefined ? undefined : await createApiToken(app.strapi, options.token === true ? 'full-access' : options.token);
+    const category = options.category === true ? DEFAULT_CATEGORY : options.category;
+    const categoryId = category === undefined ? undefined : await createCategory(app.strapi, category.name, category.slug);
+    const tokenKey = (): string => {
+      if (token === undefined) throw new Error('this app has no API token: start it with startStrapi({ token: ... })');
+      return token;
+    };
+    return {
+      ...app,
+      get token() {
+        return tokenKey();
+      },
+      auth: () => ({ Authorization: `Bearer ${tokenKey()}` }),
+      get categoryId() {
+        if (categoryId === undefined) throw new Error('this app has no category: start it with startStrapi({ category: ... })');
+        return categoryId;
+      },
+    };
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
+}
+
+type BareApp = Omit<TestApp, 'token' | 'auth' | 'categoryId'>;
+
+async function startApp(options: StartOptions): Promise<BareApp> {
   const store = currentStore();
   const databaseFile = options.databaseFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-test-')), 'data.db');
   const folder = path.dirname(databaseFile);

@@ -5,23 +5,6 @@ import { startStrapi, type TestApp } from '../helpers/strapi';
 
 const body = (title: string) => ({ title, category: 'Limits', content: 'A short body.' });
 
-/** Starts a Strapi with these environment variables, restoring the previous values afterwards. */
-async function startWithEnv(env: Record<string, string | undefined>): Promise<TestApp> {
-  const previous = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  try {
-    return await startStrapi();
-  } finally {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
-
 function expectSecurityHeaders(response: Response): void {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(response.headers['x-frame-options']).toMatch(/^(SAMEORIGIN|DENY)$/);
@@ -30,12 +13,13 @@ function expectSecurityHeaders(response: Response): void {
 
 describe('POST rate limit with the default of 60 posts per minute', () => {
   let app: TestApp;
-  let token: string;
   let otherToken: string;
 
   beforeAll(async () => {
-    app = await startWithEnv({ ARTIKEL_RATE_LIMIT: undefined, TRUST_PROXY: undefined, CORS_ORIGINS: undefined });
-    token = await createApiToken(app.strapi, 'full-access');
+    app = await startStrapi({
+      env: { ARTIKEL_RATE_LIMIT: undefined, TRUST_PROXY: undefined, CORS_ORIGINS: undefined },
+      token: 'full-access',
+    });
     otherToken = await createApiToken(app.strapi, 'full-access');
   });
 
@@ -51,7 +35,7 @@ describe('POST rate limit with the default of 60 posts per minute', () => {
           await app
             .api()
             .post('/api/artikel')
-            .set('Authorization', `Bearer ${token}`)
+            .set(app.auth())
             .send(body(`Post ${index}`))
         ).status,
       );
@@ -59,7 +43,7 @@ describe('POST rate limit with the default of 60 posts per minute', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(60);
 
     const before = await storedRowCounts(app.strapi);
-    const refused = await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send(body('Post 61')).expect(429);
+    const refused = await app.api().post('/api/artikel').set(app.auth()).send(body('Post 61')).expect(429);
     expect(isContractError(refused)).toBe(true);
     expect(refused.body.error.name).toBe('RateLimitError');
     const retryAfter = Number(refused.headers['retry-after']);
@@ -71,13 +55,7 @@ describe('POST rate limit with the default of 60 posts per minute', () => {
 
   it('keeps refusing when the client sends a spoofed X-Forwarded-For and no proxy is trusted', async () => {
     for (const address of ['203.0.113.7', '198.51.100.1, 10.0.0.1', '::1']) {
-      await app
-        .api()
-        .post('/api/artikel')
-        .set('Authorization', `Bearer ${token}`)
-        .set('X-Forwarded-For', address)
-        .send(body('Spoofed'))
-        .expect(429);
+      await app.api().post('/api/artikel').set(app.auth()).set('X-Forwarded-For', address).send(body('Spoofed')).expect(429);
     }
   });
 
@@ -97,10 +75,8 @@ describe('POST rate limit behind a trusted proxy, set to 2 per minute', () => {
   let second: string;
 
   beforeAll(async () => {
-    app = await startWithEnv({
-      ARTIKEL_RATE_LIMIT: '2',
-      TRUST_PROXY: 'true',
-      CORS_ORIGINS: 'https://studio.example, https://admin.studio.example/',
+    app = await startStrapi({
+      env: { ARTIKEL_RATE_LIMIT: '2', TRUST_PROXY: 'true', CORS_ORIGINS: 'https://studio.example, https://admin.studio.example/' },
     });
     first = await createApiToken(app.strapi, 'full-access');
     second = await createApiToken(app.strapi, 'full-access');
@@ -154,11 +130,9 @@ describe('POST rate limit behind a trusted proxy, set to 2 per minute', () => {
 
 describe('limits switched off, CORS and security headers by default', () => {
   let app: TestApp;
-  let token: string;
 
   beforeAll(async () => {
-    app = await startWithEnv({ ARTIKEL_RATE_LIMIT: '0', TRUST_PROXY: undefined, CORS_ORIGINS: undefined });
-    token = await createApiToken(app.strapi, 'full-access');
+    app = await startStrapi({ env: { ARTIKEL_RATE_LIMIT: '0', TRUST_PROXY: undefined, CORS_ORIGINS: undefined }, token: 'full-access' });
   });
 
   afterAll(async () => {
@@ -171,7 +145,7 @@ describe('limits switched off, CORS and security headers by default', () => {
       const response = await app
         .api()
         .post('/api/artikel')
-        .set('Authorization', `Bearer ${token}`)
+        .set(app.auth())
         .send(body(`Unlimited ${index}`));
       if (response.status === 201) created += 1;
     }
@@ -197,12 +171,7 @@ describe('limits switched off, CORS and security headers by default', () => {
       .set('Origin', 'https://anywhere.example')
       .set('Access-Control-Request-Method', 'POST');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
-    const post = await app
-      .api()
-      .post('/api/artikel')
-      .set('Origin', 'https://anywhere.example')
-      .set('Authorization', `Bearer ${token}`)
-      .send(body('Cross origin'));
+    const post = await app.api().post('/api/artikel').set('Origin', 'https://anywhere.example').set(app.auth()).send(body('Cross origin'));
     expect(post.headers['access-control-allow-origin']).toBeUndefined();
     const adminRead = await app.api().get('/admin/init').set('Origin', 'https://anywhere.example');
     expect(adminRead.headers['access-control-allow-origin']).toBeUndefined();
@@ -217,13 +186,8 @@ describe('limits switched off, CORS and security headers by default', () => {
       await app.api().get('/api/artikel/no-such-article'),
       await app.api().get('/api/artikel?limit=0'),
       await app.api().post('/api/artikel').send(body('No token')),
-      await app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).send({}),
-      await app
-        .api()
-        .post('/api/artikel')
-        .set('Authorization', `Bearer ${token}`)
-        .set('Content-Type', 'application/json')
-        .send('{"title":'),
+      await app.api().post('/api/artikel').set(app.auth()).send({}),
+      await app.api().post('/api/artikel').set(app.auth()).set('Content-Type', 'application/json').send('{"title":'),
       await app.api().options('/api/artikel').set('Origin', 'https://anywhere.example').set('Access-Control-Request-Method', 'POST'),
       await app.api().get('/no/such/path'),
     ];

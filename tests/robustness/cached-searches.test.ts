@@ -1,4 +1,3 @@
-import { createApiToken } from '../helpers/tokens';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -13,7 +12,6 @@ interface ListAnswer {
 }
 
 let app: TestApp;
-let token: string;
 
 // About 21 KB, the size of a long article: every cached search is tested against it on a write.
 const LONG_TEXT = 'Lensa makro menangkap embun di kelopak bunga pada pagi yang tenang. '.repeat(310);
@@ -21,13 +19,12 @@ const LONG_TEXT = 'Lensa makro menangkap embun di kelopak bunga pada pagi yang t
 const usage = (): CacheUsage => (app.strapi.plugin('artikel').service('read-cache') as { usage: () => CacheUsage }).usage();
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
   for (let index = 0; index < 5; index += 1) {
     await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
+      .set(app.auth())
       .send({ title: `Embun pagi ${index}`, category: 'Makro', content: LONG_TEXT })
       .expect(201);
   }
@@ -49,7 +46,7 @@ describe('searches the read cache remembers', () => {
     await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
+      .set(app.auth())
       .send({ title: 'Embun sore', category: 'Makro', content: `${LONG_TEXT} kata7 kata399` })
       .expect(201);
     const writeMs = performance.now() - started;

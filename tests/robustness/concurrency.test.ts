@@ -1,15 +1,12 @@
 import autocannon from 'autocannon';
-import { createApiToken } from '../helpers/tokens';
 import { createArticle, createCategory, storedViews } from '../helpers/fixtures';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let token: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
 });
 
 afterAll(async () => {
@@ -36,11 +33,7 @@ describe('concurrent clients', () => {
   it('gives 50 concurrent posts of one title 50 distinct slugs', async () => {
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
-        app
-          .api()
-          .post('/api/artikel')
-          .set('Authorization', `Bearer ${token}`)
-          .send({ title: 'Same title', category: 'Popular', content: 'Race.' }),
+        app.api().post('/api/artikel').set(app.auth()).send({ title: 'Same title', category: 'Popular', content: 'Race.' }),
       ),
     );
     const statuses = responses.map((response) => response.status);
@@ -63,7 +56,7 @@ describe('concurrent clients', () => {
         app
           .api()
           .post('/api/artikel')
-          .set('Authorization', `Bearer ${token}`)
+          .set(app.auth())
           .send({ title: `New category ${index}`, category: index % 2 === 0 ? 'Night Sky' : 'night sky', content: 'Stars.' }),
       ),
     );

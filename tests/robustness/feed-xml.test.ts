@@ -1,5 +1,4 @@
 import sax from 'sax';
-import { createApiToken } from '../helpers/tokens';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
@@ -41,12 +40,11 @@ function attributesOf(xml: string, element: string, attribute: string): string[]
 }
 
 beforeAll(async () => {
-  app = await startStrapi();
-  const token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
   await app
     .api()
     .post('/api/artikel')
-    .set('Authorization', `Bearer ${token}`)
+    .set(app.auth())
     .send({
       title: 'Kontrol \u0001 vertikal \u000b bukan \ufffe karakter',
       summary: 'Ringkasan \u0002 dengan \u001f kontrol & <tanda>',

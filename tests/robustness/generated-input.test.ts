@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { createApiToken } from '../helpers/tokens';
-import { createArticle, createCategory, totalStoredViews } from '../helpers/fixtures';
+import { createArticle, totalStoredViews } from '../helpers/fixtures';
 import { isContractError, reportFigure, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -215,7 +214,6 @@ function percentEncode(text: string): string {
 }
 
 let app: TestApp;
-let token: string;
 const tally = { requests: 0, byStatus: new Map<number, number>(), serverErrors: 0, storedByRejected: 0 };
 
 function count(status: number): void {
@@ -225,10 +223,13 @@ function count(status: number): void {
 }
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
-  const weddings = await createCategory(app.strapi, 'Weddings', 'weddings');
-  await createArticle(app.strapi, { title: 'Golden hour at the lake', slug: 'golden-hour', category: weddings, tags: 'Wedding, Outdoor' });
+  app = await startStrapi({ token: 'full-access', category: { name: 'Weddings', slug: 'weddings' } });
+  await createArticle(app.strapi, {
+    title: 'Golden hour at the lake',
+    slug: 'golden-hour',
+    category: app.categoryId,
+    tags: 'Wedding, Outdoor',
+  });
 });
 
 afterAll(async () => {
@@ -252,12 +253,7 @@ describe('generated bad input', () => {
     await fc.assert(
       fc.asyncProperty(postRequest, async ({ contentType, payload }) => {
         const before = await storedRowCounts(app.strapi);
-        const response = await app
-          .api()
-          .post('/api/artikel')
-          .set('Authorization', `Bearer ${token}`)
-          .set('Content-Type', contentType)
-          .send(payload);
+        const response = await app.api().post('/api/artikel').set(app.auth()).set('Content-Type', contentType).send(payload);
         count(response.status);
         const after = await storedRowCounts(app.strapi);
         if (response.status === 201) {

@@ -1,8 +1,7 @@
 import { createArticle, createCategory } from '../helpers/fixtures';
-import { startStrapiWithEnv } from '../helpers/env';
 import { productionConfigLoad } from '../helpers/production-config';
 import { isContractError } from '../helpers/robustness';
-import type { TestApp } from '../helpers/strapi';
+import { startStrapi, type TestApp } from '../helpers/strapi';
 
 const HOST_READS = [
   '/api/artikel?limit=1',
@@ -22,7 +21,7 @@ describe('without PUBLIC_URL (development): links follow the request', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startStrapiWithEnv({ PUBLIC_URL: undefined, TRUST_PROXY: undefined });
+    app = await startStrapi({ env: { PUBLIC_URL: undefined, TRUST_PROXY: undefined } });
     await seed(app);
   });
 
@@ -50,7 +49,7 @@ describe('with PUBLIC_URL: links are always on it', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startStrapiWithEnv({ PUBLIC_URL: 'https://api.studio.example', TRUST_PROXY: undefined });
+    app = await startStrapi({ env: { PUBLIC_URL: 'https://api.studio.example', TRUST_PROXY: undefined } });
     await seed(app);
   });
 

@@ -1,20 +1,16 @@
-import { createApiToken } from '../helpers/tokens';
-import { createArticle, createCategory } from '../helpers/fixtures';
+import { createArticle } from '../helpers/fixtures';
 import { isContractError, reportFigure, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let token: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
-  const category = await createCategory(app.strapi, 'Landscapes', 'landscapes');
+  app = await startStrapi({ token: 'full-access', category: { name: 'Landscapes', slug: 'landscapes' } });
   for (let index = 1; index <= 30; index += 1) {
     await createArticle(app.strapi, {
       title: `Valley fog ${index}`,
       slug: `valley-fog-${index}`,
-      category,
+      category: app.categoryId,
       tags: 'Fog, Dawn',
       content: `Fog fills the valley at dawn, morning ${index}.`.repeat(20),
     });
@@ -65,7 +61,7 @@ describe('slow or huge input', () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
 
     const accepted = await timed(() =>
-      app.api().post('/api/artikel').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body).expect(201),
+      app.api().post('/api/artikel').set(app.auth()).set('Content-Type', 'application/json').send(body).expect(201),
     );
     const read = await app.api().get(`/api/artikel/${accepted.response.body.data.slug}`).expect(200);
     expect(read.body.data.content).toBe(content);
@@ -73,13 +69,7 @@ describe('slow or huge input', () => {
     const before = await storedRowCounts(app.strapi);
     const tooLarge = JSON.stringify({ title: 'Too long', category: 'Landscapes', content: 'x'.repeat(1024 * 1024) });
     const refused = await timed(() =>
-      app
-        .api()
-        .post('/api/artikel')
-        .set('Authorization', `Bearer ${token}`)
-        .set('Content-Type', 'application/json')
-        .send(tooLarge)
-        .expect(413),
+      app.api().post('/api/artikel').set(app.auth()).set('Content-Type', 'application/json').send(tooLarge).expect(413),
     );
     expect(isContractError(refused.response)).toBe(true);
     expect(refused.response.body.error.name).toBe('PayloadTooLargeError');

@@ -1,14 +1,11 @@
-import { createApiToken } from '../helpers/tokens';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
-let token: string;
 
 const HOSTILE = '</script><script>alert(1)</script> & <!-- \u2028\u2029';
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
 });
 
 afterAll(async () => {
@@ -23,7 +20,7 @@ describe('json_ld printed as served into the page', () => {
     const created = await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
+      .set(app.auth())
       .send({
         title: `Judul ${HOSTILE}`,
         author: `Penulis ${HOSTILE}`,

@@ -1,25 +1,14 @@
 import { ARTICLES_PATH, CATEGORIES_PATH, connect, registerEditor, type Editor } from '../helpers/admin';
-import { createCategory } from '../helpers/fixtures';
 import { isContractError, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
-import { createApiToken } from '../helpers/tokens';
 
 let app: TestApp;
 let editor: Editor;
-let token: string;
-let categoryId: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
+  app = await startStrapi({ token: 'full-access', category: { name: 'Night', slug: 'night' } });
   editor = await registerEditor(app);
-  token = await createApiToken(app.strapi, 'full-access');
-  categoryId = await createCategory(app.strapi, 'Night', 'night');
-  await app
-    .api()
-    .post('/api/artikel')
-    .set('Authorization', `Bearer ${token}`)
-    .send({ title: 'Stars', category: 'Night', content: 'Long exposures.' })
-    .expect(201);
+  await app.api().post('/api/artikel').set(app.auth()).send({ title: 'Stars', category: 'Night', content: 'Long exposures.' }).expect(201);
 });
 
 afterAll(async () => {
@@ -54,7 +43,7 @@ describe('a NUL character, which PostgreSQL cannot store or compare', () => {
     const response = await app
       .api()
       .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
+      .set(app.auth())
       .send({ title: 'Null\u0000title', category: 'Ni\u0000ght', content: 'Body.', tags: 'a\u0000' });
     for (const field of ['title', 'category', 'tags']) expectRefused(response, field);
     expect(await storedRowCounts(app.strapi)).toEqual(before);
@@ -63,7 +52,7 @@ describe('a NUL character, which PostgreSQL cannot store or compare', () => {
   it('in an article or category saved in the admin is a 400 under the field, and stores nothing', async () => {
     const before = await storedRowCounts(app.strapi);
     expectRefused(
-      await editor.post(ARTICLES_PATH, { title: 'Admin\u0000title', content: 'Body.', category: connect(categoryId) }),
+      await editor.post(ARTICLES_PATH, { title: 'Admin\u0000title', content: 'Body.', category: connect(app.categoryId) }),
       'title',
     );
     expectRefused(await editor.post(CATEGORIES_PATH, { name: 'Dark\u0000room' }), 'name');

@@ -1,7 +1,6 @@
 import { createApiToken } from '../helpers/tokens';
-import { startStrapiWithEnv } from '../helpers/env';
 import { isContractError } from '../helpers/robustness';
-import type { TestApp } from '../helpers/strapi';
+import { startStrapi, type TestApp } from '../helpers/strapi';
 
 const body = (title: string) => ({ title, category: 'Batas', content: 'Isi singkat.' });
 
@@ -9,7 +8,7 @@ describe('the write rate limit behind one trusted proxy (TRUST_PROXY=1), 3 posts
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startStrapiWithEnv({ ARTIKEL_RATE_LIMIT: '3', TRUST_PROXY: '1' });
+    app = await startStrapi({ env: { ARTIKEL_RATE_LIMIT: '3', TRUST_PROXY: '1' } });
   });
 
   afterAll(async () => {
@@ -67,7 +66,7 @@ describe('TRUST_PROXY=2: the client is the second address from the right', () =>
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startStrapiWithEnv({ ARTIKEL_RATE_LIMIT: '2', TRUST_PROXY: '2' });
+    app = await startStrapi({ env: { ARTIKEL_RATE_LIMIT: '2', TRUST_PROXY: '2' } });
   });
 
   afterAll(async () => {

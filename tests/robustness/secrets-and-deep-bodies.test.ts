@@ -1,5 +1,4 @@
 import { productionConfigLoad } from '../helpers/production-config';
-import { createApiToken } from '../helpers/tokens';
 import { isContractError, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -42,11 +41,9 @@ describe('the PostgreSQL connection', () => {
 
 describe('a deeply nested body', () => {
   let app: TestApp;
-  let token: string;
 
   beforeAll(async () => {
-    app = await startStrapi();
-    token = await createApiToken(app.strapi, 'full-access');
+    app = await startStrapi({ token: 'full-access' });
   });
 
   afterAll(async () => {
@@ -60,13 +57,7 @@ describe('a deeply nested body', () => {
     const depth = 100_000;
     const body = `{"title":"Dalam","category":"Uji","content":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const before = await storedRowCounts(app.strapi);
-    const answer = await app
-      .api()
-      .post('/api/artikel')
-      .set('Authorization', `Bearer ${token}`)
-      .set(headers)
-      .set('Content-Type', 'application/json')
-      .send(body);
+    const answer = await app.api().post('/api/artikel').set(app.auth()).set(headers).set('Content-Type', 'application/json').send(body);
     expect(answer.status).toBe(400);
     expect(isContractError(answer)).toBe(true);
     expect(answer.body.error.details.errors.map((error: { path: string[] }) => error.path)).toContainEqual(['content']);

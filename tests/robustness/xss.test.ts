@@ -1,4 +1,3 @@
-import { createApiToken } from '../helpers/tokens';
 import { reportFigure, unsafeContentFindings, unsafeHtmlFindings } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -65,11 +64,9 @@ const CASES: Array<{ form: 'HTML' | 'Markdown'; vector: string; content: string 
 ];
 
 let app: TestApp;
-let token: string;
 
 beforeAll(async () => {
-  app = await startStrapi();
-  token = await createApiToken(app.strapi, 'full-access');
+  app = await startStrapi({ token: 'full-access' });
 });
 
 afterAll(async () => {
@@ -90,7 +87,7 @@ describe('XSS vectors posted to POST /api/artikel', () => {
       const created = await app
         .api()
         .post('/api/artikel')
-        .set('Authorization', `Bearer ${token}`)
+        .set(app.auth())
         .send({ title: `XSS case ${index}`, category: 'Security', content: testCase.content })
         .expect(201);
       const read = await app.api().get(`/api/artikel/${created.body.data.slug}`).expect(200);
