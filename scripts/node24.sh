@@ -19,11 +19,13 @@ major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
 headers_of() { dirname "$(dirname "$("$1" -p 'process.execPath')")"; }
 
-if command -v node >/dev/null 2>&1 && [[ "$(major node)" -ge "$WANTED_MAJOR" ]]; then
+readonly BIN="$PREFIX/node_modules/node/bin"
+
+# A Node this new on the PATH that is not the one installed here: use it, with its own headers.
+if command -v node >/dev/null 2>&1 && [[ "$(major node)" -ge "$WANTED_MAJOR" ]] && [[ "$(command -v node)" != "$BIN/node" ]]; then
   if [[ "${1:-}" == --headers ]]; then headers_of node; else dirname "$(command -v node)"; fi
   exit 0
 fi
-readonly BIN="$PREFIX/node_modules/node/bin"
 if [[ ! -x "$BIN/node" || "$(major "$BIN/node")" -lt "$WANTED_MAJOR" ]]; then
   mkdir -p "$PREFIX"
   # The package's preinstall script fetches the platform's build from the registry: it is allowed
