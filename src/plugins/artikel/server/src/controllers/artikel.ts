@@ -3,7 +3,7 @@ import { errors } from '@strapi/utils';
 import type { PostOutcome } from '../services/article-writes';
 import type { KeyedRequest } from '../services/idempotency';
 import openApiDocument from '../openapi/openapi.json';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 import { linkHeader, pagingLinks } from '../utils/paging-links';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { validateCreateArticle } from '../validation/create-article';

@@ -3,7 +3,7 @@ import { errors } from '@strapi/utils';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { postRateLimiter } from '../repositories/rate-limits';
 import { rateLimitAddress } from '../utils/client-address';
-import { getConfig } from '../utils/get-service';
+import { getConfig } from '../infrastructure/get-service';
 
 export const WINDOW_SECONDS = 60;
 

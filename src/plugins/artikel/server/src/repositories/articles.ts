@@ -5,13 +5,13 @@ import type { RelatedRank } from '../utils/related-ranking';
 import type { ArticlePlace } from '../utils/written-scope';
 import type { MediaRecord } from '../utils/photos';
 import { parseTags, tagKey } from '../utils/tags';
-import { isSqlite } from '../utils/database-dialect';
+import { isSqlite } from '../infrastructure/database-dialect';
 import { searchableText } from '../utils/search-words';
-import { indexComplete } from './index-state';
+import { indexComplete } from '../infrastructure/index-state';
 import { searchIndex } from './search';
 import { hasTagByScan } from './tags';
-import { longReadRows, readDatabase, readRows, type Knex, type RawSql } from './transactions';
-import { firstRow, limitRows, limitSql } from './row-limits';
+import { longReadRows, readDatabase, readRows, type Knex, type RawSql } from '../infrastructure/transactions';
+import { firstRow, limitRows, limitSql } from '../infrastructure/row-limits';
 
 type QueryBuilder = ReturnType<Knex>;
 

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { database } from './transactions';
-import { firstRow } from './row-limits';
+import { database } from '../infrastructure/transactions';
+import { firstRow } from '../infrastructure/row-limits';
 
 /** Which request a key belongs to: keys are per API token, so two clients never see each other's. */
 export interface IdempotencyKey {

@@ -1,13 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { isSqlite } from '../utils/database-dialect';
+import { isSqlite } from '../infrastructure/database-dialect';
 import { FOLD_SQL_FUNCTION, foldCase, ftsAllOf, searchTerms, splitSearchWords } from '../utils/search-words';
-import { indexComplete } from './index-state';
+import { indexComplete } from '../infrastructure/index-state';
 import { yieldToEventLoop } from '../utils/event-loop';
-import { lastOfBatch } from './document-batches';
+import { lastOfBatch } from '../infrastructure/document-batches';
 import { escapeLike } from './like-patterns';
-import { database, longReadRows, readDatabase, type Knex, type RawSql } from './transactions';
-import { firstRow } from './row-limits';
+import { database, longReadRows, readDatabase, type Knex, type RawSql } from '../infrastructure/transactions';
+import { firstRow } from '../infrastructure/row-limits';
 
 type QueryBuilder = ReturnType<Knex>;
 

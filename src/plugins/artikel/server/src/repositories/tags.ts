@@ -3,8 +3,8 @@ import { TABLES } from '../constants';
 import { FOLD_SQL_FUNCTION, foldCase } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import { yieldToEventLoop } from '../utils/event-loop';
-import { lastOfBatch } from './document-batches';
-import { database, type Knex } from './transactions';
+import { lastOfBatch } from '../infrastructure/document-batches';
+import { database, type Knex } from '../infrastructure/transactions';
 
 interface PublishedRow {
   id: number;

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { isSqlite } from '../utils/database-dialect';
-import { database, readDatabase } from './transactions';
+import { isSqlite } from '../infrastructure/database-dialect';
+import { database, readDatabase } from '../infrastructure/transactions';
 
 type CountRow = { views: number | string };
 type RawResult = { rows?: CountRow[] } | CountRow[];

@@ -13,7 +13,7 @@ import {
   toIsoString,
 } from '../utils/article-records';
 import type { MediaRecord } from '../utils/photos';
-import { getConfig, getService } from '../utils/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
 import { foldCase, mayFind } from '../utils/search-words';

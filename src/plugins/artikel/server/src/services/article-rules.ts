@@ -5,7 +5,7 @@ import { readingTimeMinutes, sanitizeStoredContent, summarize, truncateAtWord } 
 import { slugFromTitle } from '../utils/slugs';
 import { formatTags, parseTags } from '../utils/tags';
 import { validateArticleFields } from '../validation/field-rules';
-import { getConfig, getService } from '../utils/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
 
 /** The data of an article write, as the Document Service receives it. */
 export type ArticleData = Record<string, unknown>;

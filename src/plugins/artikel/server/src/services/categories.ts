@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { CATEGORY_UID } from '../constants';
-import { lockUntilCommit } from '../repositories/locks';
+import { lockUntilCommit } from '../infrastructure/locks';
 import { isBlank } from '../utils/blank';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 import { slugFromTitle } from '../utils/slugs';
 import { validateCategoryFields } from '../validation/field-rules';
 

@@ -6,7 +6,7 @@ import { publishedArticles } from '../repositories/articles';
 import { type RecordContext, toArticleSummary } from '../utils/article-records';
 import { renderContentHtml } from '../utils/content';
 import { articlePageUrl, siteHomeUrl } from '../utils/site-links';
-import { getConfig, getService } from '../utils/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import type { ArticleWrite, WrittenScope } from '../utils/written-scope';
-import { getConfig } from '../utils/get-service';
+import { getConfig } from '../infrastructure/get-service';
 
 /**
  * What a remembered read depends on. `published`: which articles are published and what their

@@ -4,7 +4,7 @@ import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { EVERY_ARTICLE, publishedArticles } from '../repositories/articles';
 import { absoluteMediaUrl } from '../utils/article-records';
 import { blankToNull } from '../utils/blank';
-import { getConfig, getService } from '../utils/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
 import { articlePageUrl } from '../utils/site-links';
 
 /** The sitemap of the published articles: one file, or past the per-file limit an index of files. */

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
-import { lockUntilCommit } from '../repositories/locks';
+import { lockUntilCommit } from '../infrastructure/locks';
 import { type SlugHolder, slugsOfBase } from '../repositories/slugs';
 import { SlugTakenError } from '../utils/conflict-error';
 import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slugs';

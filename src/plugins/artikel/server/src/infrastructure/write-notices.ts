@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { isSqlite } from '../utils/database-dialect';
+import { isSqlite } from './database-dialect';
 import { type WrittenScope, writtenScopeFromText, writtenScopeToText } from '../utils/written-scope';
 import { inTransaction } from './transactions';
 
