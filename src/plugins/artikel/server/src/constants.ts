@@ -29,9 +29,6 @@ export const TABLES = {
   idempotencyKeys: 'artikel_idempotency_keys',
 } as const;
 
-/** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */
-export const SEARCH_MIN_WORD_LENGTH = 3;
-
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
 export const CATEGORY_SLUG_UNIQUE_INDEX = 'categories_slug_uq';
 export const CATEGORY_NAME_UNIQUE_INDEX = 'categories_name_uq';

@@ -4,7 +4,7 @@ import type { PostOutcome } from '../services/article-writes';
 import type { KeyedRequest } from '../services/idempotency';
 import openApiDocument from '../openapi/openapi.json';
 import { getService } from '../infrastructure/get-service';
-import { linkHeader, pagingLinks } from '../utils/paging-links';
+import { linkHeader, pagingLinks } from '../presenters/links';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { validateCreateArticle } from '../validation/create-article';
 import { validateIdempotencyKey } from '../validation/idempotency-key';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { representationTag } from '../utils/representation-tag';
+import { representationTag } from '../presenters/representation-tag';
 import { getConfig } from '../infrastructure/get-service';
 
 /** How a route's answers may be kept: `shared` (lists, categories, latest) or `revalidate` (an article: each view must reach the service). */

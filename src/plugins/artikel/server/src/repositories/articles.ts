@@ -1,9 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, PUBLISHED_ARTICLE_IDS_INDEX, RELATED_CANDIDATES_PER_TAG, TABLES } from '../constants';
-import { type ArticleDetailRecord, type ArticleRecord, toEpochMs, toIsoString } from '../utils/article-records';
-import type { RelatedRank } from '../utils/related-ranking';
-import type { ArticlePlace } from '../utils/written-scope';
-import type { MediaRecord } from '../utils/photos';
+import type { ArticleDetailRecord, ArticleRecord } from '../presenters/article-records';
+import { toEpochMs, toIsoString } from '../utils/dates';
+import type { RelatedRank } from '../domain/related-ranking';
+import type { ArticlePlace } from '../domain/written-scope';
+import type { MediaRecord } from '../presenters/photos';
 import { parseTags, tagKey } from '../utils/tags';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { searchableText } from '../utils/search-words';

@@ -10,12 +10,12 @@ import {
   type RecordContext,
   toArticleSummary,
   toFullArticle,
-  toIsoString,
-} from '../utils/article-records';
-import type { MediaRecord } from '../utils/photos';
+} from '../presenters/article-records';
+import { toIsoString } from '../utils/dates';
+import type { MediaRecord } from '../presenters/photos';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
-import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
+import { type TagChoice, tagChoiceChangedBy } from '../domain/related-ranking';
 import { foldCase, mayFind } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';

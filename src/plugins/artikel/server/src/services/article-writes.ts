@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
 import { inTransaction } from '../infrastructure/transactions';
-import type { FullArticle } from '../utils/article-records';
-import { SlugTakenError, slugConflictError } from '../utils/conflict-error';
+import type { FullArticle } from '../presenters/article-records';
+import { SlugTakenError, slugConflictError } from '../domain/conflict-error';
 import { isBlank } from '../utils/blank';
 import { isUniqueViolation } from '../infrastructure/database-errors';
 import { getService } from '../infrastructure/get-service';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID } from '../constants';
-import type { FullArticle } from '../utils/article-records';
+import type { FullArticle } from '../presenters/article-records';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { fillUrlPattern, signPreviewToken, verifyPreviewToken } from '../utils/preview-tokens';
 

@@ -5,7 +5,7 @@ import { lockUntilCommit } from '../infrastructure/locks';
 import { afterCommit } from '../infrastructure/transactions';
 import { writeNotices } from '../infrastructure/write-notices';
 import { getService } from '../infrastructure/get-service';
-import type { WrittenScope } from '../utils/written-scope';
+import type { WrittenScope } from '../domain/written-scope';
 
 /**
  * Searches are tested against a written article's texts, before and after (see the read cache's

@@ -2,10 +2,10 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { EVERY_ARTICLE, publishedArticles } from '../repositories/articles';
-import { absoluteMediaUrl } from '../utils/article-records';
+import { absoluteMediaUrl } from '../presenters/article-records';
 import { blankToNull } from '../utils/blank';
 import { getConfig, getService } from '../infrastructure/get-service';
-import { articlePageUrl } from '../utils/site-links';
+import { articlePageUrl } from '../presenters/links';
 
 /** The sitemap of the published articles: one file, or past the per-file limit an index of files. */
 const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { type SlugHolder, slugsOfBase } from '../repositories/slugs';
-import { SlugTakenError } from '../utils/conflict-error';
+import { SlugTakenError } from '../domain/conflict-error';
 import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slugs';
 import { fieldError, validationError } from '../validation/validate';
 
