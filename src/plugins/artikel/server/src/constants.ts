@@ -33,7 +33,7 @@ export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
 export const CATEGORY_SLUG_UNIQUE_INDEX = 'categories_slug_uq';
 export const CATEGORY_NAME_UNIQUE_INDEX = 'categories_name_uq';
 export const VIEW_COUNT_UNIQUE_INDEX = 'artikel_view_counts_article_uq';
-/** The ids of the published article rows (a partial index): see repositories/articles.ts. */
+/** The ids of the published article rows (a partial index): see repositories/articles/published-rows.ts. */
 export const PUBLISHED_ARTICLE_IDS_INDEX = 'artikel_published_article_ids';
 
 export const LIST_DEFAULT_LIMIT = 10;

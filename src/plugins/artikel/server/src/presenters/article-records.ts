@@ -1,36 +1,10 @@
 import { blankToNull } from '../utils/blank';
-import { type MediaRecord, type Photo, toPhoto } from './photos';
+import type { ArticleDetailRecord, ArticleRecord } from '../repositories/articles';
+import { type Photo, toPhoto } from './photos';
 import { articlePageUrl } from './links';
 import { blogPosting, embeddableJson } from './structured-data';
 import { parseTags } from '../utils/tags';
 import { readingTimeMinutes, renderContentHtml, summarize } from '../utils/content';
-
-/** One article as the reads load it, whichever query it came from. */
-export interface ArticleRecord {
-  documentId: string;
-  title: string;
-  slug: string;
-  summary: string | null;
-  content: string;
-  /** Minutes to read, counted when the content was written; null for a row written before that was counted. */
-  readingTime: number | null;
-  tags: string | null;
-  coverImageUrl: string | null;
-  coverMedia: MediaRecord | null;
-  author: string | null;
-  views: number;
-  category: { name: string; slug: string } | null;
-  publishedAt: string | null;
-  updatedAt: string;
-  createdAt: string;
-}
-
-export interface ArticleDetailRecord extends ArticleRecord {
-  metaTitle: string | null;
-  metaDescription: string | null;
-  metaKeywords: string | null;
-  gallery: MediaRecord[];
-}
 
 export interface ArticleSummary {
   id: string;

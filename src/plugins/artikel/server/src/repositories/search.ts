@@ -37,7 +37,7 @@ export interface SearchIndex {
   settle(added: number): Promise<void>;
   /**
    * Restricts a query over published articles (alias `a`) to those where every word occurs;
-   * `documentColumn` is how the query names a.document_id (see pageColumn in articles.ts);
+   * `documentColumn` is how the query names a.document_id (see pageColumn in articles/published-rows.ts);
    * `forPage`: the query walks the articles newest first and stops after a page, rather than
    * visiting every match. Until the index is complete (see index-state) every word is found by a scan.
    */

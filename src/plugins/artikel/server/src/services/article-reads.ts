@@ -1,18 +1,16 @@
 import type { Core, Modules } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT } from '../constants';
-import { EVERY_ARTICLE, publishedArticles, type ArticleFilters } from '../repositories/articles';
 import {
   type ArticleDetailRecord,
+  type ArticleFilters,
   type ArticleRecord,
-  type ArticleSummary,
-  type FullArticle,
-  type RecordContext,
-  toArticleSummary,
-  toFullArticle,
-} from '../presenters/article-records';
+  EVERY_ARTICLE,
+  type MediaRecord,
+  publishedArticles,
+} from '../repositories/articles';
+import { type ArticleSummary, type FullArticle, type RecordContext, toArticleSummary, toFullArticle } from '../presenters/article-records';
 import { toIsoString } from '../utils/dates';
-import type { MediaRecord } from '../presenters/photos';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../domain/related-ranking';
