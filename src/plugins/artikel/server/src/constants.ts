@@ -36,6 +36,9 @@ export const VIEW_COUNT_UNIQUE_INDEX = 'artikel_view_counts_article_uq';
 /** The ids of the published article rows (a partial index): see repositories/articles/published-rows.ts. */
 export const PUBLISHED_ARTICLE_IDS_INDEX = 'artikel_published_article_ids';
 
+/** The longest Idempotency-Key the contract takes, in characters (its stored column is as wide). */
+export const IDEMPOTENCY_KEY_LENGTH = 255;
+
 export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;
 export const LATEST_COUNT = 5;

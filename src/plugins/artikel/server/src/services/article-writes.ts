@@ -6,7 +6,7 @@ import { SlugTakenError, slugConflictError } from '../domain/conflict-error';
 import { isBlank } from '../utils/blank';
 import { isUniqueViolation } from '../infrastructure/database-errors';
 import { getService } from '../infrastructure/get-service';
-import { normalizeSlug } from '../utils/slugs';
+import { normalizeSlug } from '../utils/slug-text';
 import type { CreateArticleInput } from '../validation/create-article';
 import type { KeyedRequest, PostAnswer } from './idempotency';
 

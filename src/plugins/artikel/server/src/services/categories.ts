@@ -3,7 +3,7 @@ import { CATEGORY_UID } from '../constants';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { isBlank } from '../utils/blank';
 import { getService } from '../infrastructure/get-service';
-import { slugFromTitle } from '../utils/slugs';
+import { slugFromTitle } from '../utils/slug-text';
 import { validateCategoryFields } from '../validation/field-rules';
 
 type CategoryData = Record<string, unknown>;
