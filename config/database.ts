@@ -18,7 +18,7 @@ const PREPARED_STATEMENTS = 500;
  * Knex prepares every query anew on better-sqlite3 (parse and plan, each time the same text); the
  * connection keeps the last PREPARED_STATEMENTS statements and hands a kept one out again. Safe
  * because whatever uses the connection (knex, and the artikel plugin's fixed reads, see its
- * repositories/transactions.ts) runs each statement to completion (all() or run()) before the next
+ * infrastructure/transactions.ts) runs each statement to completion (all() or run()) before the next
  * query, and SQLite re-prepares a kept statement by itself after a schema change.
  */
 function keepPreparedStatements(connection: SqliteConnection): void {
@@ -84,7 +84,7 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
           connection.pragma(`synchronous = ${env('DATABASE_SQLITE_SYNCHRONOUS', 'NORMAL')}`);
           connection.pragma('busy_timeout = 5000');
           // Each connection (the writer and the public reads' read-only one, see the artikel plugin's
-          // repositories/transactions.ts) keeps up to this many MB of the file's pages (default 16).
+          // infrastructure/transactions.ts) keeps up to this many MB of the file's pages (default 16).
           connection.pragma(`cache_size = ${-1024 * env.int('DATABASE_SQLITE_CACHE_MB', 16)}`);
           connection.pragma('temp_store = MEMORY');
           // A memory map (DATABASE_SQLITE_MMAP_MB, off by default) reads faster, but every mapped page

@@ -1,7 +1,6 @@
 import openApiDocument from '../../src/plugins/artikel/server/src/openapi/openapi.json';
 import { LIST_MAX_LIMIT } from '../../src/plugins/artikel/server/src/constants';
-import { MAX_TAG_LENGTH, MAX_TAGS } from '../../src/plugins/artikel/server/src/utils/tags';
-import { FIELD_LIMITS } from '../../src/plugins/artikel/server/src/validation/field-rules';
+import { FIELD_LIMITS, MAX_TAG_LENGTH, MAX_TAGS } from '../../src/plugins/artikel/server/src/utils/field-limits';
 import { answerProblems } from '../helpers/openapi-check';
 
 type Properties = Record<string, { maxLength?: number; description?: string; maximum?: number }>;

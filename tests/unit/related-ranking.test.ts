@@ -1,5 +1,5 @@
-import { type RelatedRank, type TagChoice, tagChoiceChangedBy } from '../../src/plugins/artikel/server/src/utils/related-ranking';
-import type { ArticleWrite } from '../../src/plugins/artikel/server/src/utils/written-scope';
+import { type RelatedRank, type TagChoice, tagChoiceChangedBy } from '../../src/plugins/artikel/server/src/domain/related-ranking';
+import type { ArticleWrite } from '../../src/plugins/artikel/server/src/domain/written-scope';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22);

@@ -1,4 +1,4 @@
-import { representationTag } from '../../src/plugins/artikel/server/src/utils/representation-tag';
+import { representationTag } from '../../src/plugins/artikel/server/src/presenters/representation-tag';
 
 const tagOf = (body: unknown): string => representationTag(JSON.stringify(body), 'json');
 

@@ -1,4 +1,4 @@
-import { normalizeSlug, slugFromTitle, withSuffix } from '../../src/plugins/artikel/server/src/utils/slugs';
+import { normalizeSlug, slugFromTitle, withSuffix } from '../../src/plugins/artikel/server/src/utils/slug-text';
 
 describe('slugs', () => {
   it('lower-cases, transliterates and joins words with dashes', () => {

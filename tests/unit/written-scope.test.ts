@@ -1,4 +1,4 @@
-import { writtenScopeFromText, writtenScopeToText, type WrittenScope } from '../../src/plugins/artikel/server/src/utils/written-scope';
+import { writtenScopeFromText, writtenScopeToText, type WrittenScope } from '../../src/plugins/artikel/server/src/domain/written-scope';
 
 describe('a written scope sent to other instances', () => {
   it('comes back as it was sent, tags with spaces and commas included', () => {

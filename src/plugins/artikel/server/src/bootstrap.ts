@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { explainEditViews } from './content-manager/edit-view';
-import { getService } from './utils/get-service';
+import { getService } from './infrastructure/get-service';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   // Before the unique index on category slugs, which empty slugs would break.

@@ -29,15 +29,15 @@ export const TABLES = {
   idempotencyKeys: 'artikel_idempotency_keys',
 } as const;
 
-/** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */
-export const SEARCH_MIN_WORD_LENGTH = 3;
-
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
 export const CATEGORY_SLUG_UNIQUE_INDEX = 'categories_slug_uq';
 export const CATEGORY_NAME_UNIQUE_INDEX = 'categories_name_uq';
 export const VIEW_COUNT_UNIQUE_INDEX = 'artikel_view_counts_article_uq';
-/** The ids of the published article rows (a partial index): see repositories/articles.ts. */
+/** The ids of the published article rows (a partial index): see repositories/articles/published-rows.ts. */
 export const PUBLISHED_ARTICLE_IDS_INDEX = 'artikel_published_article_ids';
+
+/** The longest Idempotency-Key the contract takes, in characters (its stored column is as wide). */
+export const IDEMPOTENCY_KEY_LENGTH = 255;
 
 export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { closeReadDatabase } from './repositories/transactions';
-import { getService } from './utils/get-service';
+import { closeReadDatabase } from './infrastructure/transactions';
+import { getService } from './infrastructure/get-service';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'article-index').stop();

@@ -3,8 +3,8 @@ import { reserveRouteSlugsInContentManager } from './content-manager/reserved-sl
 import { registerDocumentMiddlewares } from './document-middlewares';
 import { insidePipeline } from './document-middlewares/pipeline-scope';
 import { ARTICLE_UID, CATEGORY_UID, VIEW_COUNT_UID } from './constants';
-import { keepSqlOutOfErrors } from './utils/database-errors';
-import { getService } from './utils/get-service';
+import { keepSqlOutOfErrors } from './infrastructure/database-errors';
+import { getService } from './infrastructure/get-service';
 import { extendStrapiMiddlewares } from './strapi-middlewares';
 
 const UPLOAD_FILE_UID = 'plugin::upload.file';

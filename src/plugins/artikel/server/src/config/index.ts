@@ -1,3 +1,5 @@
+import { isBlank } from '../utils/blank';
+
 export interface ArtikelConfig {
   /** The author of an article that names none (environment variable STUDIO_NAME). */
   studioName: string;
@@ -44,7 +46,7 @@ const MEBIBYTE = 1024 * 1024;
 const DEFAULT_VIEW_WRITE_MS = 1000;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
-  if (value === undefined || value.trim() === '') return fallback;
+  if (value === undefined || isBlank(value)) return fallback;
   return /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
 }
 
@@ -79,7 +81,7 @@ export default {
     };
   },
   validator(config: ArtikelConfig) {
-    if (typeof config.studioName !== 'string' || config.studioName.trim() === '') {
+    if (typeof config.studioName !== 'string' || isBlank(config.studioName)) {
       throw new Error('artikel: studioName must be a non-empty string');
     }
     if (!Number.isSafeInteger(config.postsPerMinute) || config.postsPerMinute < 0) {

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
+import { FIELD_LIMITS } from '../utils/field-limits';
 
 interface FieldText {
   label: string;
@@ -64,7 +65,7 @@ const FIELD_TEXTS: Record<string, Record<string, FieldText>> = {
     meta_title: { label: 'SEO title', description: 'For search results and link previews. Left empty, it is the title and follows it.' },
     meta_description: {
       label: 'SEO description',
-      description: 'For search results and link previews, at most 500 characters. Left empty, it is the summary and follows it.',
+      description: `For search results and link previews, at most ${FIELD_LIMITS.meta_description} characters. Left empty, it is the summary and follows it.`,
     },
     meta_keywords: { label: 'SEO keywords', description: 'Optional, separated by commas.' },
   },

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
-import { RESERVED_SLUGS, withSuffix } from '../utils/slugs';
+import { RESERVED_SLUGS, withSuffix } from '../utils/slug-text';
 
 const UID_SERVICE = 'plugin::content-manager.uid';
 

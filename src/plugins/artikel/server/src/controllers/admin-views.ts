@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 
 type Context = { params: Record<string, string>; body: unknown };
 

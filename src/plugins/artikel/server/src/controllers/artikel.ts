@@ -3,9 +3,10 @@ import { errors } from '@strapi/utils';
 import type { PostOutcome } from '../services/article-writes';
 import type { KeyedRequest } from '../services/idempotency';
 import openApiDocument from '../openapi/openapi.json';
-import { getService } from '../utils/get-service';
-import { linkHeader, pagingLinks } from '../utils/paging-links';
+import { getService } from '../infrastructure/get-service';
+import { linkHeader, pagingLinks } from '../presenters/links';
 import { requestFingerprint } from '../utils/request-fingerprint';
+import { tokenKey } from '../utils/token-key';
 import { validateCreateArticle } from '../validation/create-article';
 import { validateIdempotencyKey } from '../validation/idempotency-key';
 import {
@@ -94,7 +95,7 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     const keyed =
       key === null || dryRun
         ? null
-        : { scope: `token:${ctx.state.auth?.credentials?.id ?? 'none'}`, key, fingerprint: requestFingerprint(ctx.request.body) };
+        : { scope: tokenKey(ctx.state.auth?.credentials?.id ?? 'none'), key, fingerprint: requestFingerprint(ctx.request.body) };
     // A retry of a finished request is answered before its body is checked again: the first answer, or a 422 for another body.
     const outcome = (keyed && (await getService(strapi, 'idempotency').storedAnswer(keyed))) ?? null;
     const answer = outcome ? { ...outcome, replayed: true } : await writeArticle(strapi, ctx.request.body, dryRun, keyed);

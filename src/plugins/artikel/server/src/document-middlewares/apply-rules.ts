@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 import { documentWrite, type DocumentMiddleware } from './context';
 
 type Rules = { apply: (action: 'create' | 'update', params: { documentId?: string; data?: Record<string, unknown> }) => Promise<void> };

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 import { documentWrite, isArticleOrCategory, writtenDocumentId, type DocumentMiddleware } from './context';
 

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { inTransaction } from '../repositories/transactions';
+import { inTransaction } from '../infrastructure/transactions';
 import { documentWrite, isArticleOrCategory, type DocumentMiddleware } from './context';
 import { inPipeline } from './pipeline-scope';
 

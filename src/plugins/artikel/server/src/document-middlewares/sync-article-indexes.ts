@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 import { documentWrite, writtenDocumentId, type DocumentMiddleware } from './context';
 
 /**

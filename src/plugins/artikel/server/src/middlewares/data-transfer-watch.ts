@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 
 // Where `strapi transfer --to` pushes into this instance (Strapi's data transfer WebSocket).
 const PUSH_PATH = /^\/admin\/transfer\/runner\/push\/?$/;

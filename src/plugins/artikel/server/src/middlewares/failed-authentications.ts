@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { postRateLimiter } from '../repositories/rate-limits';
 import { WINDOW_SECONDS, addressKey, tooManyWrites } from './post-rate-limit';
-import { getConfig } from '../utils/get-service';
+import { getConfig } from '../infrastructure/get-service';
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 

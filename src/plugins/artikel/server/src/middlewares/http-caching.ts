@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { representationTag } from '../utils/representation-tag';
-import { getConfig } from '../utils/get-service';
+import { representationTag } from '../presenters/representation-tag';
+import { getConfig } from '../infrastructure/get-service';
 
 /** How a route's answers may be kept: `shared` (lists, categories, latest) or `revalidate` (an article: each view must reach the service). */
 export interface HttpCachingConfig {

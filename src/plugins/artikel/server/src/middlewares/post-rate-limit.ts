@@ -3,16 +3,17 @@ import { errors } from '@strapi/utils';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { postRateLimiter } from '../repositories/rate-limits';
 import { rateLimitAddress } from '../utils/client-address';
-import { getConfig } from '../utils/get-service';
+import { tokenKey } from '../utils/token-key';
+import { getConfig } from '../infrastructure/get-service';
 
 export const WINDOW_SECONDS = 60;
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
 /** The API token that authenticated the request; the route runs this after authentication. */
-function tokenKey(ctx: Context): string | null {
+function requestTokenKey(ctx: Context): string | null {
   const credentials = (ctx.state as { auth?: { credentials?: { id?: number | string } } }).auth?.credentials;
-  return credentials?.id === undefined ? null : `token:${credentials.id}`;
+  return credentials?.id === undefined ? null : tokenKey(credentials.id);
 }
 
 /** The client address the limit counts (see rateLimitAddress). */
@@ -41,7 +42,7 @@ const postRateLimit = (_config: unknown, { strapi }: { strapi: Core.Strapi }): C
   const limiter = postRateLimiter(strapi, postsPerMinute, WINDOW_SECONDS);
 
   return async (ctx, next) => {
-    const keys = [addressKey(ctx), tokenKey(ctx)].filter((key): key is string => key !== null);
+    const keys = [addressKey(ctx), requestTokenKey(ctx)].filter((key): key is string => key !== null);
     const refusals = (
       await Promise.all(
         keys.map((key) =>

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { TABLES } from '../constants';
-import { database } from './transactions';
-import { firstRow } from './row-limits';
+import { IDEMPOTENCY_KEY_LENGTH, TABLES } from '../constants';
+import { database } from '../infrastructure/transactions';
+import { firstRow } from '../infrastructure/row-limits';
 
 /** Which request a key belongs to: keys are per API token, so two clients never see each other's. */
 export interface IdempotencyKey {
@@ -34,7 +34,7 @@ export async function ensureIdempotencyTable(strapi: Core.Strapi): Promise<void>
   if (await knex.schema.hasTable(TABLES.idempotencyKeys)) return;
   await knex.schema.createTable(TABLES.idempotencyKeys, (table) => {
     table.string('scope', 64).notNullable();
-    table.string('idempotency_key', 255).notNullable();
+    table.string('idempotency_key', IDEMPOTENCY_KEY_LENGTH).notNullable();
     table.string('fingerprint', 64).notNullable();
     table.integer('status').notNullable();
     table.text('location');

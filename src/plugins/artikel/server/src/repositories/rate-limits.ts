@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TABLES } from '../constants';
-import { isSqlite } from '../utils/database-dialect';
+import { isSqlite } from '../infrastructure/database-dialect';
 
 /**
  * The store of the POST rate limit. SQLite: the process's memory (one process serves a SQLite

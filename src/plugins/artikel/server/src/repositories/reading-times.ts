@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { database } from './transactions';
+import { database } from '../infrastructure/transactions';
 
 /** An article row (a draft or a published version) whose reading time was never counted. */
 export interface UncountedRow {

@@ -3,8 +3,9 @@ import { TABLES } from '../constants';
 import { FOLD_SQL_FUNCTION, foldCase } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import { yieldToEventLoop } from '../utils/event-loop';
-import { lastOfBatch } from './document-batches';
-import { database, type Knex } from './transactions';
+import { lastOfBatch } from '../infrastructure/document-batches';
+import { database, type Knex } from '../infrastructure/transactions';
+import { INSERT_BATCH_ROWS } from '../infrastructure/row-limits';
 
 interface PublishedRow {
   id: number;
@@ -12,9 +13,6 @@ interface PublishedRow {
   tags: string | null;
   published_at: unknown;
 }
-
-// Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
-const BATCH = 500;
 
 async function insertTags(db: Knex, rows: PublishedRow[]): Promise<void> {
   const entries = rows.flatMap((row) =>
@@ -25,9 +23,9 @@ async function insertTags(db: Knex, rows: PublishedRow[]): Promise<void> {
       article_id: row.id,
     })),
   );
-  for (let start = 0; start < entries.length; start += BATCH) {
+  for (let start = 0; start < entries.length; start += INSERT_BATCH_ROWS) {
     await db(TABLES.tags)
-      .insert(entries.slice(start, start + BATCH))
+      .insert(entries.slice(start, start + INSERT_BATCH_ROWS))
       .onConflict(['tag', 'document_id'])
       .ignore();
   }
@@ -74,10 +72,10 @@ export const tagIndex = (strapi: Core.Strapi) => ({
   /** Adds the rows of these published article rows, in the current transaction. */
   async add(articleIds: number[]): Promise<void> {
     const db = database(strapi);
-    for (let start = 0; start < articleIds.length; start += BATCH) {
+    for (let start = 0; start < articleIds.length; start += INSERT_BATCH_ROWS) {
       const rows = (await db(TABLES.articles)
         .select('id', 'document_id', 'tags', 'published_at')
-        .whereIn('id', articleIds.slice(start, start + BATCH))
+        .whereIn('id', articleIds.slice(start, start + INSERT_BATCH_ROWS))
         .whereNotNull('published_at')) as PublishedRow[];
       await insertTags(db, rows);
     }

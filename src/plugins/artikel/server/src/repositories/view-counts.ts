@@ -1,14 +1,13 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { isSqlite } from '../utils/database-dialect';
-import { database, readDatabase } from './transactions';
+import { isSqlite } from '../infrastructure/database-dialect';
+import { database, readDatabase } from '../infrastructure/transactions';
+import { INSERT_BATCH_ROWS } from '../infrastructure/row-limits';
 
 type CountRow = { views: number | string };
 type RawResult = { rows?: CountRow[] } | CountRow[];
 
-// Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
-const BATCH = 500;
 // Rows of views added in one statement (three values each).
 const ADD_BATCH = 300;
 
@@ -74,10 +73,10 @@ export function viewCounts(strapi: Core.Strapi) {
     /** The stored counts of these articles; an article never read has no row. */
     async countsOf(articleDocumentIds: string[]): Promise<Map<string, number>> {
       const counts = new Map<string, number>();
-      for (let start = 0; start < articleDocumentIds.length; start += BATCH) {
+      for (let start = 0; start < articleDocumentIds.length; start += INSERT_BATCH_ROWS) {
         const rows = (await readDatabase(strapi)(TABLES.viewCounts)
           .select('article_document_id', 'views')
-          .whereIn('article_document_id', articleDocumentIds.slice(start, start + BATCH))) as Array<{
+          .whereIn('article_document_id', articleDocumentIds.slice(start, start + INSERT_BATCH_ROWS))) as Array<{
           article_document_id: string;
           views: number | string | null;
         }>;
@@ -118,9 +117,9 @@ export function viewCounts(strapi: Core.Strapi) {
           document_id: string;
           views: number | string;
         }>;
-        for (let start = 0; start < rows.length; start += BATCH) {
+        for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
           const at = now();
-          const batch = rows.slice(start, start + BATCH).map((row) => ({
+          const batch = rows.slice(start, start + INSERT_BATCH_ROWS).map((row) => ({
             document_id: newDocumentId(),
             article_document_id: row.document_id,
             views: Number(row.views),

@@ -1,13 +1,13 @@
 import type { Core } from '@strapi/strapi';
-import { markIndexComplete } from '../repositories/index-state';
-import { lockUntilCommit } from '../repositories/locks';
+import { markIndexComplete } from '../infrastructure/index-state';
+import { lockUntilCommit } from '../infrastructure/locks';
 import { searchIndex } from '../repositories/search';
 import { tagIndex } from '../repositories/tags';
 import { rowsWithoutReadingTime, storeReadingTime } from '../repositories/reading-times';
-import { inTransaction } from '../repositories/transactions';
+import { inTransaction } from '../infrastructure/transactions';
 import { readingTimeMinutes } from '../utils/content';
 import { yieldToEventLoop } from '../utils/event-loop';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 
 /**
  * Article rows (ids) looked at per transaction of a build, about half of them published: each

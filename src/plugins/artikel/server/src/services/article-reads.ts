@@ -1,21 +1,19 @@
 import type { Core, Modules } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT } from '../constants';
-import { EVERY_ARTICLE, publishedArticles, type ArticleFilters } from '../repositories/articles';
 import {
   type ArticleDetailRecord,
+  type ArticleFilters,
   type ArticleRecord,
-  type ArticleSummary,
-  type FullArticle,
-  type RecordContext,
-  toArticleSummary,
-  toFullArticle,
-  toIsoString,
-} from '../utils/article-records';
-import type { MediaRecord } from '../utils/photos';
-import { getConfig, getService } from '../utils/get-service';
+  EVERY_ARTICLE,
+  type MediaRecord,
+  publishedArticles,
+} from '../repositories/articles';
+import { type ArticleSummary, type FullArticle, type RecordContext, toArticleSummary, toFullArticle } from '../presenters/article-records';
+import { toIsoString } from '../utils/dates';
+import { getConfig, getService } from '../infrastructure/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
-import { type TagChoice, tagChoiceChangedBy } from '../utils/related-ranking';
+import { type TagChoice, tagChoiceChangedBy } from '../domain/related-ranking';
 import { foldCase, mayFind } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';

@@ -2,10 +2,11 @@ import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
 import { isBlank } from '../utils/blank';
 import { readingTimeMinutes, sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
-import { slugFromTitle } from '../utils/slugs';
+import { slugFromTitle } from '../utils/slug-text';
+import { FIELD_LIMITS } from '../utils/field-limits';
 import { formatTags, parseTags } from '../utils/tags';
 import { validateArticleFields } from '../validation/field-rules';
-import { getConfig, getService } from '../utils/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
 
 /** The data of an article write, as the Document Service receives it. */
 export type ArticleData = Record<string, unknown>;
@@ -15,13 +16,12 @@ type DerivedField = 'summary' | 'meta_title' | 'meta_description';
 
 /** Which defaults of an article were generated; kept on the article, hidden from the admin. */
 const GENERATED_FIELDS = 'generated_fields';
-const META_DESCRIPTION_LIMIT = 500;
 
 /** Each derived default from the article's current fields, in dependency order (the summary first). */
 const DERIVED_DEFAULTS: Array<{ field: DerivedField; from: (value: (field: string) => string) => string }> = [
   { field: 'summary', from: (value) => summarize(value('content')) },
   { field: 'meta_title', from: (value) => value('title') },
-  { field: 'meta_description', from: (value) => truncateAtWord(value('summary'), META_DESCRIPTION_LIMIT) },
+  { field: 'meta_description', from: (value) => truncateAtWord(value('summary'), FIELD_LIMITS.meta_description) },
 ];
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

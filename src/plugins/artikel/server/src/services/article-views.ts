@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
-import { afterCommit } from '../repositories/transactions';
+import { afterCommit } from '../infrastructure/transactions';
 import { viewCounts } from '../repositories/view-counts';
-import { isSqlite } from '../utils/database-dialect';
-import { getConfig } from '../utils/get-service';
+import { isSqlite } from '../infrastructure/database-dialect';
+import { getConfig } from '../infrastructure/get-service';
 
 // A count is a few bytes; this covers every article of a large site, so reads rarely go to the table.
 const REMEMBERED_COUNTS = 200_000;

@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
-import { inTransaction } from '../repositories/transactions';
-import type { FullArticle } from '../utils/article-records';
-import { SlugTakenError, slugConflictError } from '../utils/conflict-error';
+import { inTransaction } from '../infrastructure/transactions';
+import type { FullArticle } from '../presenters/article-records';
+import { SlugTakenError, slugConflictError } from '../domain/conflict-error';
 import { isBlank } from '../utils/blank';
-import { isUniqueViolation } from '../utils/database-errors';
-import { getService } from '../utils/get-service';
-import { normalizeSlug } from '../utils/slugs';
+import { isUniqueViolation } from '../infrastructure/database-errors';
+import { getService } from '../infrastructure/get-service';
+import { normalizeSlug } from '../utils/slug-text';
 import type { CreateArticleInput } from '../validation/create-article';
 import type { KeyedRequest, PostAnswer } from './idempotency';
 

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { CATEGORY_UID } from '../constants';
-import { lockUntilCommit } from '../repositories/locks';
+import { lockUntilCommit } from '../infrastructure/locks';
 import { isBlank } from '../utils/blank';
-import { getService } from '../utils/get-service';
-import { slugFromTitle } from '../utils/slugs';
+import { getService } from '../infrastructure/get-service';
+import { slugFromTitle } from '../utils/slug-text';
 import { validateCategoryFields } from '../validation/field-rules';
 
 type CategoryData = Record<string, unknown>;

@@ -3,10 +3,10 @@ import { errors } from '@strapi/utils';
 import { Feed } from 'feed';
 import { FEED_SIZE } from '../constants';
 import { publishedArticles } from '../repositories/articles';
-import { type RecordContext, toArticleSummary } from '../utils/article-records';
+import { type RecordContext, toArticleSummary } from '../presenters/article-records';
 import { renderContentHtml } from '../utils/content';
-import { articlePageUrl, siteHomeUrl } from '../utils/site-links';
-import { getConfig, getService } from '../utils/get-service';
+import { articlePageUrl, siteHomeUrl } from '../presenters/links';
+import { getConfig, getService } from '../infrastructure/get-service';
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import createError from 'http-errors';
 import { idempotencyKeys, type IdempotencyKey, type StoredAnswer } from '../repositories/idempotency-keys';
-import { tryLockUntilCommit } from '../repositories/locks';
-import { getConfig } from '../utils/get-service';
+import { tryLockUntilCommit } from '../infrastructure/locks';
+import { getConfig } from '../infrastructure/get-service';
 
 /** A POST that carries an Idempotency-Key: its key and the fingerprint of its body. */
 export interface KeyedRequest extends IdempotencyKey {

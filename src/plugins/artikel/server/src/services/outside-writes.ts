@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { getService } from '../utils/get-service';
+import { getService } from '../infrastructure/get-service';
 
 // Writes behind the pipeline come in bursts (a data transfer writes every row): one repair after them.
 const QUIET_MS = 1000;

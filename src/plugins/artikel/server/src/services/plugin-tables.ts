@@ -49,7 +49,7 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     await this.uniqueIndex(CATEGORY_SLUG_UNIQUE_INDEX, `${TABLES.categories} (slug)`);
     await this.uniqueIndex(CATEGORY_NAME_UNIQUE_INDEX, `${TABLES.categories} (LOWER(name))`);
     // Which article rows are published, without reading the rows: on SQLite their published_at lies
-    // past the text, in the row's overflow pages (see publishedRowsById in repositories/articles.ts).
+    // past the text, in the row's overflow pages (see publishedRowsById in repositories/articles/published-rows.ts).
     // Built once, by the first start that finds it missing, which reads every article row for it
     // (19.6 s on a SQLite file of a million articles, 1.5 s at 100,000); later starts find it.
     await knex.raw(`CREATE INDEX IF NOT EXISTS ${PUBLISHED_ARTICLE_IDS_INDEX} ON ${TABLES.articles} (id) WHERE published_at IS NOT NULL`);

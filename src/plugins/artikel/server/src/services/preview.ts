@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID } from '../constants';
-import type { FullArticle } from '../utils/article-records';
-import { getConfig, getService } from '../utils/get-service';
+import type { FullArticle } from '../presenters/article-records';
+import { getConfig, getService } from '../infrastructure/get-service';
 import { fillUrlPattern, signPreviewToken, verifyPreviewToken } from '../utils/preview-tokens';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
-import type { ArticleWrite, WrittenScope } from '../utils/written-scope';
-import { getConfig } from '../utils/get-service';
+import type { ArticleWrite, WrittenScope } from '../domain/written-scope';
+import { getConfig } from '../infrastructure/get-service';
 
 /**
  * What a remembered read depends on. `published`: which articles are published and what their
@@ -68,7 +68,7 @@ function entryBytes(key: string, value: unknown): number {
  *
  * A write drops only what it can change, once it has committed (see read-freshness.ts): an
  * article's write drops its own page, everything depending on the published set, and the related
- * articles it can enter or leave (their own test, see utils/related-ranking.ts); not other
+ * articles it can enter or leave (their own test, see domain/related-ranking.ts); not other
  * articles' pages. A read that began before a write it depends on may finish after it, holding the
  * old data: it is answered but not remembered. While this instance cannot hear about other instances' writes it
  * remembers nothing.

@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { type PublishedVersion, publishedArticles } from '../repositories/articles';
-import { indexComplete } from '../repositories/index-state';
-import { lockUntilCommit } from '../repositories/locks';
-import { afterCommit } from '../repositories/transactions';
-import { writeNotices } from '../repositories/write-notices';
-import { getService } from '../utils/get-service';
-import type { WrittenScope } from '../utils/written-scope';
+import { indexComplete } from '../infrastructure/index-state';
+import { lockUntilCommit } from '../infrastructure/locks';
+import { afterCommit } from '../infrastructure/transactions';
+import { writeNotices } from '../infrastructure/write-notices';
+import { getService } from '../infrastructure/get-service';
+import type { WrittenScope } from '../domain/written-scope';
 
 /**
  * Searches are tested against a written article's texts, before and after (see the read cache's

@@ -2,10 +2,10 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import { EVERY_ARTICLE, publishedArticles } from '../repositories/articles';
-import { absoluteMediaUrl } from '../utils/article-records';
+import { absoluteMediaUrl } from '../presenters/article-records';
 import { blankToNull } from '../utils/blank';
-import { getConfig, getService } from '../utils/get-service';
-import { articlePageUrl } from '../utils/site-links';
+import { getConfig, getService } from '../infrastructure/get-service';
+import { articlePageUrl } from '../presenters/links';
 
 /**
  * A file with no article page yet (nothing is published): the sitemap library refuses to end a

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
-import { lockUntilCommit } from '../repositories/locks';
-import { type SlugHolder, slugsOfBase } from '../repositories/slugs';
-import { SlugTakenError } from '../utils/conflict-error';
-import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slugs';
+import { lockUntilCommit } from '../infrastructure/locks';
+import { type SlugHolder, slugsOfBase } from '../repositories/slug-rows';
+import { SlugTakenError } from '../domain/conflict-error';
+import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slug-text';
 import { fieldError, validationError } from '../validation/validate';
 
 type SluggedType = typeof ARTICLE_UID | typeof CATEGORY_UID;

@@ -1,4 +1,5 @@
-import { SEARCH_MIN_WORD_LENGTH } from '../constants';
+/** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */
+export const SEARCH_MIN_WORD_LENGTH = 3;
 
 /**
  * What one search may ask: distinct words, characters per word, characters in all (after control

@@ -1,6 +1,4 @@
-/** Tags arrive as one comma-separated string; this is the one place that reads and writes that form. */
-export const MAX_TAGS = 20;
-export const MAX_TAG_LENGTH = 50;
+/** Tags arrive as one comma-separated string; this is the one place that reads and writes that form (their limits: field-limits.ts). */
 
 /** Split on commas, trim, drop empties and case-insensitive duplicates, keeping the first spelling. */
 export function parseTags(input: string | null | undefined): string[] {

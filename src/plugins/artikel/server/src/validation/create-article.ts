@@ -1,11 +1,15 @@
 import { yup } from '@strapi/utils';
+import { isBlank } from '../utils/blank';
 import { ARTICLE_FIELD_RULES, text } from './field-rules';
-import { textValue, validateInput } from './validate';
+import { type InferInput, textValue, validateInput } from './validate';
+
+const STATUSES = ['published', 'draft'] as const;
+type Status = (typeof STATUSES)[number];
 
 const requiredText = (schema: yup.StringSchema, field: string) =>
   schema
     .required(`${field} is required`)
-    .test('not-blank', `${field} must not be blank`, (value) => value === undefined || value.trim() !== '');
+    .test('not-blank', `${field} must not be blank`, (value) => value === undefined || !isBlank(value));
 
 /**
  * POST's body: the article's field rules, the required fields, a category name and a status;
@@ -20,26 +24,15 @@ const createArticleSchema = yup.object({
   tags: ARTICLE_FIELD_RULES.tags,
   cover_image_url: ARTICLE_FIELD_RULES.cover_image_url,
   author: ARTICLE_FIELD_RULES.author,
-  status: textValue().oneOf(['published', 'draft'], 'status must be "published" or "draft"'),
+  // yup 0.32's oneOf keeps the schema's type (string); the values it admits are the field's type.
+  status: textValue().oneOf([...STATUSES], 'status must be "published" or "draft"') as yup.StringSchema<Status | undefined>,
   meta_title: ARTICLE_FIELD_RULES.meta_title,
   meta_description: ARTICLE_FIELD_RULES.meta_description,
   meta_keywords: ARTICLE_FIELD_RULES.meta_keywords,
 });
 
-export interface CreateArticleInput {
-  title: string;
-  category: string;
-  content: string;
-  summary?: string;
-  slug?: string;
-  tags?: string;
-  cover_image_url?: string;
-  author?: string;
-  status?: 'published' | 'draft';
-  meta_title?: string;
-  meta_description?: string;
-  meta_keywords?: string;
-}
+/** POST's body as the schema admits it: the type follows the schema, so the two cannot drift apart. */
+export type CreateArticleInput = InferInput<typeof createArticleSchema>;
 
 export async function validateCreateArticle(body: unknown): Promise<CreateArticleInput> {
   return validateInput<CreateArticleInput>(createArticleSchema, body, 'The request body');

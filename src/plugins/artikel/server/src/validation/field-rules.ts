@@ -1,19 +1,8 @@
-import { RESERVED_SLUGS, slugProblem } from '../utils/slugs';
-import { MAX_TAG_LENGTH, MAX_TAGS, parseTags } from '../utils/tags';
+import { RESERVED_SLUGS, slugProblem } from '../utils/slug-text';
+import { isBlank } from '../utils/blank';
+import { FIELD_LIMITS, MAX_TAG_LENGTH, MAX_TAGS } from '../utils/field-limits';
+import { parseTags } from '../utils/tags';
 import { textValue, validatePresentFields } from './validate';
-
-/** The contract's limits, in characters, for every way an article is written. */
-export const FIELD_LIMITS = {
-  title: 255,
-  slug: 191,
-  category: 100,
-  author: 255,
-  meta_title: 300,
-  meta_description: 500,
-  meta_keywords: 500,
-  summary: 1000,
-  cover_image_url: 2048,
-} as const;
 
 export const text = (field: keyof typeof FIELD_LIMITS) =>
   textValue().max(FIELD_LIMITS[field], `${field} must be at most ${FIELD_LIMITS[field]} characters`);
@@ -27,8 +16,6 @@ function isHttpsUrl(value: string): boolean {
   }
 }
 
-const isEmpty = (value: string | null | undefined) => value === undefined || value === null || value.trim() === '';
-
 /**
  * The rules of the article's text fields, shared by POST and the Content Manager (through the
  * document middleware). A missing or null value passes here: whether a field is required is
@@ -39,7 +26,7 @@ export const ARTICLE_FIELD_RULES = {
   slug: text('slug').test(
     'usable-slug',
     ({ value }: { value: string }) => slugProblem(value, RESERVED_SLUGS),
-    (value) => isEmpty(value) || slugProblem(value ?? '', RESERVED_SLUGS) === null,
+    (value) => isBlank(value) || slugProblem(value ?? '', RESERVED_SLUGS) === null,
   ),
   summary: text('summary'),
   content: textValue(),
@@ -55,7 +42,7 @@ export const ARTICLE_FIELD_RULES = {
   cover_image_url: text('cover_image_url').test(
     'https-url',
     'cover_image_url must be an absolute https URL',
-    (value) => isEmpty(value) || isHttpsUrl((value ?? '').trim()),
+    (value) => isBlank(value) || isHttpsUrl((value ?? '').trim()),
   ),
 };
 

@@ -1,8 +1,9 @@
+import { IDEMPOTENCY_KEY_LENGTH } from '../constants';
 import { fieldError, validationError } from './validate';
 
 const HEADER = 'Idempotency-Key';
-// The contract: 1 to 255 printable ASCII characters.
-const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+// The contract: 1 to IDEMPOTENCY_KEY_LENGTH printable ASCII characters.
+const PRINTABLE_ASCII = new RegExp(`^[\\x20-\\x7e]{1,${IDEMPOTENCY_KEY_LENGTH}}$`);
 // draft-ietf-httpapi-idempotency-key-header makes the value a Structured Fields string ("…", with
 // \" and \\ escapes); most clients (n8n among them) send it bare. Both are accepted.
 const SF_STRING = /^"((?:[^"\\]|\\["\\])*)"$/;
@@ -20,8 +21,8 @@ export function validateIdempotencyKey(header: string | string[] | undefined): s
   const problem =
     key.length === 0
       ? 'must not be empty'
-      : key.length > 255
-        ? 'must be at most 255 characters'
+      : key.length > IDEMPOTENCY_KEY_LENGTH
+        ? `must be at most ${IDEMPOTENCY_KEY_LENGTH} characters`
         : 'must hold printable ASCII characters only';
   throw validationError([fieldError(HEADER, `The ${HEADER} header ${problem}`)]);
 }

@@ -1,7 +1,8 @@
 import { yup } from '@strapi/utils';
+import { isBlank } from '../utils/blank';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../constants';
 import { SEARCH_LIMITS, searchText, searchWordsOf, withinSearchLimits } from '../utils/search-words';
-import { textValue, validateInput } from './validate';
+import { type InferInput, textValue, validateInput } from './validate';
 
 const WHOLE_NUMBER = /^[0-9]+$/;
 
@@ -46,17 +47,11 @@ export interface ListQuery {
   page: number;
 }
 
-interface RawListQuery {
-  q?: string;
-  kategori?: string;
-  tag?: string;
-  limit?: string;
-  page?: string;
-}
+/** The list's query as the schema admits it, before it is read into a ListQuery. */
+type RawListQuery = InferInput<typeof listQuerySchema>;
 
 function nonBlank(value: string | undefined): string | null {
-  const trimmed = value?.trim() ?? '';
-  return trimmed === '' ? null : trimmed;
+  return value === undefined || isBlank(value) ? null : value.trim();
 }
 
 export async function validateListQuery(query: unknown): Promise<ListQuery> {
@@ -78,13 +73,13 @@ const createQuerySchema = yup.object({
 
 /** POST's query: only dry_run, which checks and shapes the article without storing it. */
 export async function validateCreateQuery(query: unknown): Promise<{ dryRun: boolean }> {
-  const raw = await validateInput<{ dry_run?: string }>(createQuerySchema, query, 'The query');
+  const raw = await validateInput<InferInput<typeof createQuerySchema>>(createQuerySchema, query, 'The query');
   return { dryRun: raw.dry_run === 'true' };
 }
 
 /** A slug in the path: any text is looked up (an unknown one is a 404), but one PostgreSQL could not even compare is a 400. */
 export async function validateSlug(slug: string): Promise<string> {
-  await validateInput<{ slug: string }>(slugSchema, { slug }, 'The path');
+  await validateInput<InferInput<typeof slugSchema>>(slugSchema, { slug }, 'The path');
   return slug;
 }
 
@@ -116,6 +111,6 @@ const sitemapFileSchema = yup.object({ page: positiveWholeNumber('page') });
 /** The number of a sitemap file in the path (1, 2, ...); no query parameters. */
 export async function validateSitemapFile(page: string, query: unknown): Promise<number> {
   await validateNoParameters(query);
-  const raw = await validateInput<{ page: string }>(sitemapFileSchema, { page }, 'The path');
+  const raw = await validateInput<InferInput<typeof sitemapFileSchema>>(sitemapFileSchema, { page }, 'The path');
   return Number(raw.page);
 }

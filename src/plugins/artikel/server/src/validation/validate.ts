@@ -12,6 +12,16 @@ export function textValue(): yup.StringSchema {
   return yup.string().typeError('${path} must be a string');
 }
 
+/**
+ * The input a schema admits, as a type. yup 0.32 infers a field the input may leave out as a key
+ * always present whose value may be undefined; here it is an optional key, as it arrives.
+ */
+export type InferInput<Schema extends yup.AnyObjectSchema> = OptionalWhereUndefined<yup.InferType<Schema>>;
+
+type OptionalWhereUndefined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
 export function fieldError(field: string | null, message: string): FieldError {
   return { path: field === null ? [] : [field], message, name: 'ValidationError' };
 }

@@ -37,3 +37,9 @@ export function limitSql(limit: number, offset = 0): string {
     throw new Error(`not a row limit: LIMIT ${limit} OFFSET ${offset}`);
   return `LIMIT ${limit} OFFSET ${offset}`;
 }
+
+/**
+ * Rows written by one multi-row insert, and ids in one IN list of the same writes: knex writes a
+ * multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms.
+ */
+export const INSERT_BATCH_ROWS = 500;

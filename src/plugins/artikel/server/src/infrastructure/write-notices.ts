@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { isSqlite } from '../utils/database-dialect';
-import { type WrittenScope, writtenScopeFromText, writtenScopeToText } from '../utils/written-scope';
+import { isSqlite } from './database-dialect';
+import { type WrittenScope, writtenScopeFromText, writtenScopeToText } from '../domain/written-scope';
 import { inTransaction } from './transactions';
 
 const CHANNEL = 'artikel_writes';

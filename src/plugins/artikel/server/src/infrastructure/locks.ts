@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { isSqlite } from '../utils/database-dialect';
+import { isSqlite } from './database-dialect';
 import { inTransaction } from './transactions';
 
 /**

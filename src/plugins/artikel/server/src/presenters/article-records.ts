@@ -1,36 +1,10 @@
-import { blankToNull } from './blank';
-import { type MediaRecord, type Photo, toPhoto } from './photos';
-import { articlePageUrl } from './site-links';
+import { blankToNull } from '../utils/blank';
+import type { ArticleDetailRecord, ArticleRecord } from '../repositories/articles';
+import { type Photo, toPhoto } from './photos';
+import { articlePageUrl } from './links';
 import { blogPosting, embeddableJson } from './structured-data';
-import { parseTags } from './tags';
-import { readingTimeMinutes, renderContentHtml, summarize } from './content';
-
-/** One article as the reads load it, whichever query it came from. */
-export interface ArticleRecord {
-  documentId: string;
-  title: string;
-  slug: string;
-  summary: string | null;
-  content: string;
-  /** Minutes to read, counted when the content was written; null for a row written before that was counted. */
-  readingTime: number | null;
-  tags: string | null;
-  coverImageUrl: string | null;
-  coverMedia: MediaRecord | null;
-  author: string | null;
-  views: number;
-  category: { name: string; slug: string } | null;
-  publishedAt: string | null;
-  updatedAt: string;
-  createdAt: string;
-}
-
-export interface ArticleDetailRecord extends ArticleRecord {
-  metaTitle: string | null;
-  metaDescription: string | null;
-  metaKeywords: string | null;
-  gallery: MediaRecord[];
-}
+import { parseTags } from '../utils/tags';
+import { readingTimeMinutes, renderContentHtml, summarize } from '../utils/content';
 
 export interface ArticleSummary {
   id: string;
@@ -140,19 +114,4 @@ export function toFullArticle(record: ArticleDetailRecord, related: ArticleSumma
       }),
     ),
   };
-}
-
-/** Strapi hands datetimes back as Date, ISO string or epoch milliseconds depending on the driver. */
-export function toIsoString(value: unknown): string | null {
-  const ms = toEpochMs(value);
-  return ms === null ? null : new Date(ms).toISOString();
-}
-
-/** A date as the database gives it (a Date, an ISO string, or milliseconds as a number or digits), in milliseconds since 1970; null when it is none. */
-export function toEpochMs(value: unknown): number | null {
-  if (value === null || value === undefined || value === '') return null;
-  const date =
-    value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
-  const ms = date.getTime();
-  return Number.isNaN(ms) ? null : ms;
 }

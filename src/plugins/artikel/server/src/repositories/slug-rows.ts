@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { isSqlite } from '../utils/database-dialect';
+import { isSqlite } from '../infrastructure/database-dialect';
 import { escapeLike } from './like-patterns';
-import { database } from './transactions';
+import { database } from '../infrastructure/transactions';
 
 /** Where each type's slugs are held: an article's by its draft row (it always has one), a category's by its row. */
 const SLUG_ROWS = {

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 import { knex as createKnex } from 'knex';
-import { isSqlite } from '../utils/database-dialect';
-import { keepSqlOutOfErrors } from '../utils/database-errors';
+import { isSqlite } from './database-dialect';
+import { keepSqlOutOfErrors } from './database-errors';
 import { closeLongReads, longReadsOf } from './long-reads';
 
 export type Knex = Core.Strapi['db']['connection'];

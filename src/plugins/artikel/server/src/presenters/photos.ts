@@ -1,13 +1,4 @@
-/** An uploaded image as the Media Library stores it (formats as Strapi wrote them, object or JSON text). */
-export interface MediaRecord {
-  url: string;
-  width: number | null;
-  height: number | null;
-  mime: string | null;
-  alternativeText: string | null;
-  caption: string | null;
-  formats: unknown;
-}
+import type { MediaRecord } from '../repositories/articles';
 
 export interface PhotoFormat {
   name: string;

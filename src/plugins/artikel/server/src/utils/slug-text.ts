@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import slugify from 'slugify';
+import { FIELD_LIMITS } from './field-limits';
 
-export const MAX_SLUG_LENGTH = 191;
 // Room for a "-NNN" suffix when the generated slug is already taken.
 const GENERATED_SLUG_LENGTH = 180;
 
 /** Paths under /api/artikel that are routes, not articles. */
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['categories', 'latest', 'feed', 'sitemap']);
 
-export function normalizeSlug(text: string, maxLength = MAX_SLUG_LENGTH): string {
+export function normalizeSlug(text: string, maxLength: number = FIELD_LIMITS.slug): string {
   const slug = slugify(text, { lower: true, strict: true, trim: true }).replace(/-+/g, '-').replace(/^-|-$/g, '');
   if (slug.length <= maxLength) return slug;
   const cut = slug.slice(0, maxLength);

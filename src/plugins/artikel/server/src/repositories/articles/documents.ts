@@ -1,0 +1,96 @@
+import { TABLES } from '../../constants';
+import type { ArticlePlace } from '../../domain/written-scope';
+import { firstRow } from '../../infrastructure/row-limits';
+import { readRows } from '../../infrastructure/transactions';
+import { toEpochMs } from '../../utils/dates';
+import { searchableText } from '../../utils/search-words';
+import { parseTags, tagKey } from '../../utils/tags';
+import type { PublishedRows } from './published-rows';
+import { DETAIL_BY_SLUG, GALLERY_OF, publishedSummaries } from './queries';
+import {
+  type ArticleDetailRecord,
+  type ArticleRecord,
+  type DetailRow,
+  type GalleryRow,
+  type MediaRecord,
+  parseGalleryRow,
+  parseSummaryRow,
+  type SummaryRow,
+} from './rows';
+
+/** A published article's row, where it stands among the published, its times, and its text as searches find it (see searchableText). */
+export interface PublishedVersion extends ArticlePlace {
+  rowId: number;
+  publishedAt: number;
+  createdAt: number;
+  searchableText: string;
+}
+
+/** Single published articles: by document, by slug, and a given set of documents. */
+export const articleDocuments = ({ strapi, publishedRows }: PublishedRows) => {
+  /** An article's gallery, in the order the editor gave it. */
+  const galleryOf = async (articleId: number): Promise<MediaRecord[]> =>
+    ((await readRows(strapi, GALLERY_OF, [articleId])) as GalleryRow[]).map(parseGalleryRow);
+
+  return {
+    /**
+     * A document's published version: its row (the Document Service replaces it on every publish),
+     * where it stands, and when it was published; null when it is not published.
+     */
+    async publishedVersionOf(documentId: string): Promise<PublishedVersion | null> {
+      const row = (await firstRow(
+        publishedRows()
+          .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
+          .where('a.document_id', documentId)
+          .select('a.id', 'a.title', 'a.content', 'a.tags', 'l.category_id', 'a.published_at', 'a.created_at'),
+      )) as
+        | {
+            id: number | string;
+            title: string | null;
+            content: string | null;
+            tags: string | null;
+            category_id: number | string | null;
+            published_at: unknown;
+            created_at: unknown;
+          }
+        | undefined;
+      if (row === undefined) return null;
+      return {
+        rowId: Number(row.id),
+        tagKeys: parseTags(row.tags).map(tagKey),
+        categoryId: row.category_id === null ? null : Number(row.category_id),
+        publishedAt: toEpochMs(row.published_at) ?? 0,
+        createdAt: toEpochMs(row.created_at) ?? 0,
+        searchableText: searchableText(row),
+      };
+    },
+
+    /** The published article with this slug, as its page shows it, and its category's id (for related articles); null if there is none. */
+    async detailBySlug(slug: string): Promise<{ record: ArticleDetailRecord; categoryId: number | null } | null> {
+      const [row] = (await readRows(strapi, DETAIL_BY_SLUG, [slug])) as DetailRow[];
+      if (row === undefined) return null;
+      return {
+        record: {
+          ...parseSummaryRow(row),
+          metaTitle: row.meta_title,
+          metaDescription: row.meta_description,
+          metaKeywords: row.meta_keywords,
+          gallery: await galleryOf(Number(row.id)),
+        },
+        categoryId: row.category_id === null ? null : Number(row.category_id),
+      };
+    },
+
+    /** The published articles of these documents, in the order given (unpublished ones left out). */
+    async byDocumentIds(documentIds: string[]): Promise<ArticleRecord[]> {
+      if (documentIds.length === 0) return [];
+      const rows = (await readRows(
+        strapi,
+        `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`,
+        documentIds,
+      )) as SummaryRow[];
+      const found = new Map(rows.map(parseSummaryRow).map((record) => [record.documentId, record]));
+      return documentIds.flatMap((id) => found.get(id) ?? []);
+    },
+  };
+};

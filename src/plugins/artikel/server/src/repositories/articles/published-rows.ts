@@ -1,0 +1,61 @@
+import type { Core } from '@strapi/strapi';
+import { PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../../constants';
+import { isSqlite } from '../../infrastructure/database-dialect';
+import { readDatabase, type Knex, type RawSql } from '../../infrastructure/transactions';
+import { CATEGORY_JOINS, NEWEST_FIRST, SUMMARY_COLUMNS, SUMMARY_JOINS } from './queries';
+import type { SummaryRow } from './rows';
+
+export type QueryBuilder = ReturnType<Knex>;
+
+/** The query builders every read of published articles starts from, on one Strapi's connections (see index.ts). */
+export const publishedRowsOf = (strapi: Core.Strapi) => {
+  // Only reads here: outside a write they run on SQLite's read-only connection (see readDatabase).
+  const knex = (): Knex => readDatabase(strapi);
+
+  const sqlite = isSqlite(strapi);
+
+  /** Published article rows (alias `a`): the base of every query here. */
+  const publishedRows = (): QueryBuilder => knex()({ a: TABLES.articles }).whereNotNull('a.published_at');
+
+  /**
+   * The same rows, for a query that picks them by their ids (a category's links): SQLite looks each
+   * id up in the index of published ids instead of reading the row, whose published_at lies past
+   * its text, in its overflow pages. Counting a category of 700 of 10,000 articles took 0.8 instead
+   * of 5.0 ms. SQLite's planner takes the index by itself only once ANALYZE has run; PostgreSQL's
+   * chooses it by itself.
+   */
+  const publishedRowsById = (): QueryBuilder =>
+    sqlite
+      ? knex()
+          .from(knex().raw('?? AS a INDEXED BY ??', [TABLES.articles, PUBLISHED_ARTICLE_IDS_INDEX]))
+          .whereNotNull('a.published_at')
+      : publishedRows();
+
+  /** Published article rows with their category link (`l`) and category (`c`). */
+  const published = (): QueryBuilder => publishedRows().joinRaw(CATEGORY_JOINS);
+
+  const newestFirst = (query: QueryBuilder): QueryBuilder => query.orderByRaw(NEWEST_FIRST);
+
+  /**
+   * How a page query names the article's columns in its filters. SQLite plans a page newest first
+   * best by walking the published_at index and stopping after one page; a filter on a plain column
+   * lets it drive by the filter's set instead and sort every match (with its text) first. A unary
+   * + keeps the column from being used that way. PostgreSQL plans either well.
+   */
+  const pageColumn = (column: string): RawSql => knex().raw(sqlite ? '+??' : '??', [column]);
+
+  /**
+   * The summary columns of each article a query selects (its category, view count and uploaded
+   * cover), and any `extra` columns of `a`. Written as one piece of SQL: knex quotes each named
+   * column anew on every query, a tenth of an uncached latest's time. None of the names needs quoting.
+   */
+  const withSummaryColumns = (query: QueryBuilder, extra: string[] = []): QueryBuilder =>
+    query.joinRaw(SUMMARY_JOINS).select(knex().raw([...SUMMARY_COLUMNS, ...extra].join(', ')));
+
+  const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> =>
+    (await withSummaryColumns(query, extra)) as Row[];
+
+  return { strapi, knex, sqlite, publishedRows, publishedRowsById, published, newestFirst, pageColumn, withSummaryColumns, summaryRows };
+};
+
+export type PublishedRows = ReturnType<typeof publishedRowsOf>;

@@ -1,0 +1,48 @@
+import { ARTICLE_UID, TABLES } from '../../constants';
+import { limitSql } from '../../infrastructure/row-limits';
+
+// The columns of SummaryRow, as summaryRows selects them.
+export const SUMMARY_COLUMNS = [
+  'a.document_id',
+  'a.title',
+  'a.slug',
+  'a.summary',
+  'a.content',
+  'a.reading_time',
+  'a.tags',
+  'a.cover_image_url',
+  'a.author',
+  'a.published_at',
+  'a.updated_at',
+  'a.created_at',
+  'c.name AS category_name',
+  'c.slug AS category_slug',
+  'v.views AS views',
+  'f.url AS cover_media_url',
+  'f.width AS cover_width',
+  'f.height AS cover_height',
+  'f.mime AS cover_mime',
+  'f.alternative_text AS cover_alt',
+  'f.caption AS cover_caption',
+  'f.formats AS cover_formats',
+];
+
+// How the summary reads reach each article row's (alias `a`) category link (`l`) and category
+// (`c`), uploaded cover (its link `fr`, its file `f`) and view count (`v`): SQL written once, which
+// knex passes on as it is (see joinRaw) and the fixed reads below run as it is (see readRows).
+export const CATEGORY_JOINS = `LEFT JOIN ${TABLES.articleCategoryLinks} l ON l.article_id = a.id LEFT JOIN ${TABLES.categories} c ON c.id = l.category_id`;
+export const COVER_JOINS = `LEFT JOIN ${TABLES.mediaLinks} fr ON fr.related_id = a.id AND fr.related_type = '${ARTICLE_UID}' AND fr.field = 'cover' LEFT JOIN ${TABLES.files} f ON f.id = fr.file_id`;
+export const SUMMARY_JOINS = `${CATEGORY_JOINS} ${COVER_JOINS} LEFT JOIN ${TABLES.viewCounts} v ON v.article_document_id = a.document_id`;
+export const NEWEST_FIRST = 'a.published_at DESC, a.created_at DESC, a.id DESC';
+
+/** The summary columns and `extra` columns of `a`, of the published article rows (add AND ... to narrow them). */
+export const publishedSummaries = (extra: string[] = []): string =>
+  `SELECT ${[...SUMMARY_COLUMNS, ...extra].join(', ')} FROM ${TABLES.articles} a ${SUMMARY_JOINS} WHERE a.published_at IS NOT NULL`;
+
+// The reads whose SQL never changes (but for a page's numbers), run by readRows.
+export const NEWEST_SUMMARIES = `${publishedSummaries()} ORDER BY ${NEWEST_FIRST}`;
+export const DETAIL_BY_SLUG = `${publishedSummaries(['a.id', 'a.meta_title', 'a.meta_description', 'a.meta_keywords', 'l.category_id'])} AND a.slug = ? ${limitSql(1)}`;
+export const PUBLISHED_COUNT = `SELECT count(*) AS total FROM ${TABLES.articles} a WHERE a.published_at IS NOT NULL`;
+export const GALLERY_OF = `SELECT f.url, f.alternative_text, f.caption, f.width, f.height, f.mime, f.formats
+  FROM ${TABLES.mediaLinks} fr JOIN ${TABLES.files} f ON f.id = fr.file_id
+  WHERE fr.related_type = '${ARTICLE_UID}' AND fr.field = 'gallery' AND fr.related_id = ? ORDER BY fr."order"`;

@@ -1,0 +1,57 @@
+import type { Core } from '@strapi/strapi';
+import { isSqlite } from '../../infrastructure/database-dialect';
+import { database, readDatabase, type Knex, type RawSql } from '../../infrastructure/transactions';
+import { postgresSearch } from './postgres';
+import { coversThePublishedRows, lastArticleId } from './shared';
+import { sqliteSearch } from './sqlite';
+
+type QueryBuilder = ReturnType<Knex>;
+
+export interface SearchIndex {
+  /** Creates what the index needs, idempotently (every boot); `empty`: drops what it holds first (its tag rows are gone). */
+  ensure(options: { empty: boolean }): Promise<void>;
+  /** Makes a document's entry follow its published row, in the given transaction. */
+  sync(trx: Knex, documentId: string): Promise<void>;
+  /**
+   * Whether every published article has an entry built from its current row, judged by how many
+   * there are and the sum of their row ids: cheap (no article's text is read), and any import or
+   * write behind the Document Service's back that adds, removes or replaces published rows changes
+   * them. A row edited in place keeps its id; outside-writes repairs those while the service runs.
+   */
+  isComplete(): Promise<boolean>;
+  /** Removes the entries not built from a current published row; returns their documents. */
+  removeStale(): Promise<string[]>;
+  /** The highest article row id: a build walks the rows up to it (later ones are written, and indexed, by the Document Service). */
+  lastArticleId(): Promise<number>;
+  /**
+   * In the current transaction: indexes the published rows without an entry among article ids
+   * `afterId` + 1 to `throughId`; returns their ids, in order. A window of ids, not a number of
+   * missing rows, bounds what one statement reads where most rows are indexed already.
+   */
+  addMissing(afterId: number, throughId: number): Promise<number[]>;
+  /** After a build that added `added` entries: gives back the disk space the build took in passing and refreshes planner statistics (SQLite). */
+  settle(added: number): Promise<void>;
+  /**
+   * Restricts a query over published articles (alias `a`) to those where every word occurs;
+   * `documentColumn` is how the query names a.document_id (see pageColumn in articles/published-rows.ts);
+   * `forPage`: the query walks the articles newest first and stops after a page, rather than
+   * visiting every match. Until the index is complete (see index-state) every word is found by a scan.
+   */
+  filter(query: QueryBuilder, words: string[], documentColumn: RawSql, options: { forPage: boolean }): QueryBuilder;
+  /**
+   * How many published articles hold every word, when the index can tell by itself (without
+   * joining the articles); null when it cannot, and the caller counts with filter.
+   */
+  countAlone(words: string[]): Promise<number | null>;
+}
+
+/** What each database does its own way; isComplete and lastArticleId are the same SQL on both. */
+export type DialectSearch = Omit<SearchIndex, 'isComplete' | 'lastArticleId'>;
+
+export function searchIndex(strapi: Core.Strapi): SearchIndex {
+  return {
+    isComplete: () => coversThePublishedRows(readDatabase(strapi)),
+    lastArticleId: () => lastArticleId(database(strapi)),
+    ...(isSqlite(strapi) ? sqliteSearch(strapi) : postgresSearch(strapi)),
+  };
+}

@@ -1,0 +1,178 @@
+import type { Core } from '@strapi/strapi';
+import { TABLES } from '../../constants';
+import { indexComplete } from '../../infrastructure/index-state';
+import { INSERT_BATCH_ROWS } from '../../infrastructure/row-limits';
+import { database, type Knex } from '../../infrastructure/transactions';
+import { searchTerms } from '../../utils/search-words';
+import { escapeLike } from '../like-patterns';
+import type { DialectSearch } from './index';
+import { scanFor, staleEntries } from './shared';
+
+/** PostgreSQL: longest word (in characters, up to 4 bytes each) kept in the dictionary; btree keys end near 2,700 bytes. */
+const LONG_WORD = 200;
+const isLong = (word: string): boolean => [...word].length > LONG_WORD;
+
+/** A long word's overlapping pieces: every substring of up to LONG_WORD + 1 characters lies in one. */
+function piecesOf(word: string): string[] {
+  const characters = [...word];
+  const pieces: string[] = [];
+  for (let start = 0; ; start += LONG_WORD) {
+    pieces.push(characters.slice(start, start + 2 * LONG_WORD).join(''));
+    if (start + 2 * LONG_WORD >= characters.length) return pieces;
+  }
+}
+
+interface PublishedText {
+  id: number;
+  document_id: string;
+  title: string | null;
+  content: string | null;
+  tags: string | null;
+}
+
+/**
+ * PostgreSQL: a word index. Each published article's row holds its distinct words (title, content
+ * and tags lower-cased by the plugin with JavaScript's Unicode case mapping, so the answer does not
+ * depend on the database's locale, split at white space) in an array with a GIN index, and a
+ * dictionary holds every word with a pg_trgm index. A query word is looked up in the dictionary
+ * (LIKE '%word%' over short words: cheap even where it must recheck) and the articles holding any
+ * of the words found come from the array index, which answers overlap exactly, so no article's text
+ * is read. Same answers as LIKE over the text: a query word has no white space, so it is a
+ * substring of the text exactly when it is a substring of one of its words.
+ *
+ * Words longer than LONG_WORD (a URL, a pasted hash) would overflow a btree key: the array and the
+ * dictionary hold them as overlapping pieces (2 × LONG_WORD characters, one starting every
+ * LONG_WORD), which contain every substring of up to LONG_WORD + 1 characters, so a query word of up
+ * to LONG_WORD characters finds them as any other; a longer query word (which only a long word can
+ * contain) is looked up among the whole long words, kept per article in a table of their own.
+ * The dictionary only grows (a word no article holds any more matches nothing); it is bounded by
+ * the distinct words ever published. Without pg_trgm (a role that may not create it) the dictionary
+ * is scanned: slower, same answers.
+ */
+export function postgresSearch(strapi: Core.Strapi): DialectSearch {
+  const knex = () => database(strapi);
+
+  const insertEntries = async (db: Knex, rows: PublishedText[]): Promise<void> => {
+    for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
+      const entries = rows.slice(start, start + INSERT_BATCH_ROWS).map((row) => {
+        const terms = searchTerms(row);
+        const longTerms = terms.filter(isLong);
+        const indexed = new Set([...terms.filter((term) => !isLong(term)), ...longTerms.flatMap(piecesOf)]);
+        return { document_id: row.document_id, article_id: row.id, terms: [...indexed], longTerms };
+      });
+      // Sorted, so that two transactions adding the same new words take their row locks in one order.
+      const words = [...new Set(entries.flatMap((entry) => entry.terms))].sort();
+      await db.raw(
+        `INSERT INTO ${TABLES.searchTerms} (term) SELECT term FROM unnest(?::text[]) WITH ORDINALITY AS t(term, n) ORDER BY n ON CONFLICT DO NOTHING`,
+        [words],
+      );
+      await db(TABLES.searchDocuments)
+        .insert(entries.map(({ longTerms: _longTerms, ...entry }) => entry))
+        .onConflict('document_id')
+        .merge();
+      const longTerms = entries.flatMap((entry) => entry.longTerms.map((term) => ({ document_id: entry.document_id, term })));
+      if (longTerms.length > 0) await db(TABLES.searchLongTerms).insert(longTerms);
+    }
+  };
+
+  const removeEntries = async (db: Knex, documentIds: string[]): Promise<void> => {
+    await db(TABLES.searchDocuments).whereIn('document_id', documentIds).delete();
+    await db(TABLES.searchLongTerms).whereIn('document_id', documentIds).delete();
+  };
+
+  /** Tables of the earlier form (each article's whole text, trigram-indexed) are replaced; rebuild() fills the new ones. */
+  const dropEarlierForm = async (db: Knex): Promise<void> => {
+    if ((await db.schema.hasTable(TABLES.searchDocuments)) && (await db.schema.hasColumn(TABLES.searchDocuments, 'body'))) {
+      strapi.log.info('artikel: search index: replacing the whole-text index with the word index');
+      await db.schema.dropTable(TABLES.searchDocuments);
+    }
+  };
+
+  return {
+    async ensure({ empty }) {
+      await dropEarlierForm(knex());
+      if (empty) {
+        await knex().schema.dropTableIfExists(TABLES.searchDocuments);
+        await knex().schema.dropTableIfExists(TABLES.searchLongTerms);
+      }
+      await knex().raw(
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchDocuments} (document_id varchar(255) PRIMARY KEY, article_id integer, terms text[] NOT NULL)`,
+      );
+      await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchDocuments}_terms ON ${TABLES.searchDocuments} USING gin (terms)`);
+      await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchTerms} (term text PRIMARY KEY)`);
+      await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchLongTerms} (document_id varchar(255) NOT NULL, term text NOT NULL)`);
+      await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchLongTerms}_document ON ${TABLES.searchLongTerms} (document_id)`);
+      try {
+        await knex().raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+        await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchTerms}_trgm ON ${TABLES.searchTerms} USING gin (term gin_trgm_ops)`);
+      } catch (error) {
+        strapi.log.warn(
+          `artikel: search runs without the pg_trgm index (${String(error)}); ask the database owner to run CREATE EXTENSION pg_trgm`,
+        );
+      }
+    },
+
+    async sync(trx, documentId) {
+      await removeEntries(trx, [documentId]);
+      const published = (await trx(TABLES.articles)
+        .select('id', 'document_id', 'title', 'content', 'tags')
+        .where({ document_id: documentId })
+        .whereNotNull('published_at')) as PublishedText[];
+      await insertEntries(trx, published);
+    },
+
+    async removeStale() {
+      const stale = await staleEntries(knex());
+      for (let start = 0; start < stale.length; start += INSERT_BATCH_ROWS) {
+        await knex().transaction((trx) => removeEntries(trx, stale.slice(start, start + INSERT_BATCH_ROWS)));
+      }
+      return stale;
+    },
+
+    async addMissing(afterId, throughId) {
+      const rows = (await knex()({ a: TABLES.articles })
+        .select('a.id', 'a.document_id', 'a.title', 'a.content', 'a.tags')
+        .whereNotNull('a.published_at')
+        .where('a.id', '>', afterId)
+        .where('a.id', '<=', throughId)
+        .whereNotExists(knex()({ d: TABLES.searchDocuments }).select(knex().raw('1')).whereRaw('d.document_id = a.document_id'))
+        .orderBy('a.id')) as PublishedText[];
+      await insertEntries(knex(), rows);
+      return rows.map((row) => Number(row.id));
+    },
+
+    async settle() {
+      // GIN indexes take their entries as they come; nothing to merge.
+    },
+
+    filter(query, words, documentColumn) {
+      // Either walk finds the matching documents through their rows' word arrays.
+      if (!indexComplete(strapi)) {
+        for (const word of words) scanFor(query, word, false);
+        return query;
+      }
+      const pattern = (word: string) => `%${escapeLike(word.toLowerCase())}%`;
+      const [short, long] = [words.filter((word) => !isLong(word)), words.filter(isLong)];
+      if (short.length > 0) {
+        // One scan of the array index with every word's dictionary matches: a word that matches
+        // no dictionary word makes its condition unsatisfiable, and the scan ends at once.
+        const holding = knex()(TABLES.searchDocuments).select('document_id');
+        for (const word of short)
+          holding.whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern(word)]);
+        query.whereRaw('? IN ?', [documentColumn, holding]);
+      }
+      for (const word of long) {
+        query.whereRaw('? IN ?', [
+          documentColumn,
+          knex()(TABLES.searchLongTerms)
+            .select('document_id')
+            .whereRaw("term LIKE ? ESCAPE '\\'", [pattern(word)]),
+        ]);
+      }
+      return query;
+    },
+
+    // Its matches come from the documents' rows, which the count would join anyway.
+    countAlone: async () => null,
+  };
+}
