@@ -562,4 +562,17 @@ describe("an editor's day in the admin of a production build", () => {
     const read = await api('/api/artikel/spring-mini-sessions-are-open');
     expect(read.status).toBe(200);
   });
+
+  step('the API reference page the README links renders every route of the OpenAPI document, from the service alone', 90_000, async () => {
+    const document = (await api('/api/artikel/openapi.json')).body as unknown as {
+      paths: Record<string, Record<string, { summary: string }>>;
+    };
+    const summaries = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).map((operation) => operation.summary),
+    );
+    expect(summaries.length).toBeGreaterThan(5);
+    await page.goto(`${baseUrl()}/api/artikel/docs.html`);
+    await page.getByRole('heading', { name: /Studio article API/, level: 1 }).waitFor();
+    for (const summary of summaries) await page.getByRole('heading', { name: summary, exact: true }).first().waitFor();
+  });
 });

@@ -18,6 +18,10 @@ import {
   validateSlug,
 } from '../validation/read-queries';
 import { FEED_CONTENT_TYPES } from '../services/feeds';
+import { API_REFERENCE_PAGE, type ScriptEncoding } from '../services/api-reference';
+
+// The reference page's script is one Redoc version: kept a week, and revalidated by its ETag after.
+const SCRIPT_CACHE_CONTROL = 'public, max-age=604800';
 
 interface Context {
   query: unknown;
@@ -32,6 +36,11 @@ interface Context {
   status: number;
   set: (header: string, value: string) => void;
   vary: (header: string) => void;
+  acceptsEncodings: (...encodings: string[]) => string | false;
+  /** Whether the request's If-None-Match holds the ETag already set (Koa's check). */
+  fresh: boolean;
+  /** false: koa-compress leaves the body as it is (it is compressed already). */
+  compress?: boolean;
 }
 
 async function writeArticle(strapi: Core.Strapi, body: unknown, dryRun: boolean, keyed: KeyedRequest | null): Promise<PostOutcome> {
@@ -143,6 +152,33 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async openApi(ctx: Context) {
     await validateNoParameters(ctx.query);
     ctx.body = openApiDocument;
+  },
+
+  /** The human-readable API reference: Redoc rendering openapi.json, served locally. */
+  async apiReference(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    ctx.set('Content-Type', 'text/html; charset=utf-8');
+    ctx.body = API_REFERENCE_PAGE;
+  },
+
+  /** Redoc's script for the reference page, compressed once and served from memory. */
+  async apiReferenceScript(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    const encoding = (ctx.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as ScriptEncoding;
+    const script = await getService(strapi, 'api-reference').script(encoding);
+    ctx.vary('Accept-Encoding');
+    ctx.set('Content-Type', 'application/javascript; charset=utf-8');
+    ctx.set('Cache-Control', SCRIPT_CACHE_CONTROL);
+    ctx.set('ETag', script.etag);
+    ctx.compress = false;
+    // Koa judges freshness only of a 2xx or 304 answer.
+    ctx.status = 200;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    if (script.encoding !== 'identity') ctx.set('Content-Encoding', script.encoding);
+    ctx.body = script.body;
   },
 
   async latest(ctx: Context) {

@@ -12,6 +12,9 @@ export default {
       { method: 'GET', path: '/categories', handler: 'artikel.categories', config: sharedRead },
       { method: 'GET', path: '/latest', handler: 'artikel.latest', config: sharedRead },
       { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: sharedRead },
+      // The reference page holds a dot and its script two segments: no slug can shadow either.
+      { method: 'GET', path: '/docs.html', handler: 'artikel.apiReference', config: sharedRead },
+      { method: 'GET', path: '/docs/redoc.standalone.js', handler: 'artikel.apiReferenceScript', config: publicRead },
       // Two segments, and "feed" is a reserved slug: no article can shadow a feed.
       { method: 'GET', path: '/feed/:format', handler: 'artikel.feed', config: sharedRead },
       // "sitemap.xml" holds a dot, which no slug can; the files of an index have two segments.

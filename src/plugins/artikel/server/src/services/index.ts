@@ -1,3 +1,4 @@
+import apiReference from './api-reference';
 import articleIndex from './article-index';
 import articleRules from './article-rules';
 import articleReads from './article-reads';
@@ -16,6 +17,7 @@ import sitemaps from './sitemaps';
 import slugs from './slugs';
 
 export default {
+  'api-reference': apiReference,
   'article-index': articleIndex,
   'article-reads': articleReads,
   'article-rules': articleRules,

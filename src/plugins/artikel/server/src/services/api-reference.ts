@@ -1,0 +1,68 @@
+import fs from 'node:fs/promises';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+/** The Redoc build that renders the reference page: installed from npm, served by the service itself (no CDN). */
+const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
+const REDOC_VERSION = (require('redoc/package.json') as { version: string }).version;
+
+/**
+ * The human-readable API reference at /api/artikel/docs.html: Redoc rendering /api/artikel/openapi.json.
+ * Paths are relative, so the page works behind a proxy that serves the API under another prefix.
+ * Search is off: Redoc runs it in a worker built from a blob: URL, which the service's
+ * Content-Security-Policy (script-src 'self') rightly refuses.
+ */
+export const API_REFERENCE_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Artikel API reference</title>
+  </head>
+  <body>
+    <redoc spec-url="openapi.json" disable-search="true" hide-download-button="false"></redoc>
+    <script src="docs/redoc.standalone.js"></script>
+  </body>
+</html>
+`;
+
+export type ScriptEncoding = 'br' | 'gzip' | 'identity';
+
+export interface EncodedScript {
+  body: Buffer;
+  encoding: ScriptEncoding;
+  /** Strong: one Redoc version, one encoding. */
+  etag: string;
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Redoc's 1.1 MB script, read and compressed once per process (in libuv's thread pool, off the
+ * event loop) and then served from memory: compressing it per request would let any client spend
+ * the service's CPU at will, so the compression middleware is bypassed for it.
+ */
+const apiReference = () => {
+  let encoded: Promise<Record<ScriptEncoding, Buffer>> | null = null;
+  const load = async (): Promise<Record<ScriptEncoding, Buffer>> => {
+    const identity = await fs.readFile(REDOC_BUNDLE);
+    const [br, gz] = await Promise.all([
+      brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+      gzip(identity, { level: 9 }),
+    ]);
+    return { identity, br, gzip: gz };
+  };
+
+  return {
+    async script(encoding: ScriptEncoding): Promise<EncodedScript> {
+      encoded ??= load().catch((error: unknown) => {
+        encoded = null;
+        throw error;
+      });
+      return { body: (await encoded)[encoding], encoding, etag: `"redoc-${REDOC_VERSION}-${encoding}"` };
+    },
+  };
+};
+
+export default apiReference;
