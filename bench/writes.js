@@ -2,6 +2,8 @@
 
 // Writes: articles created and published per second, one at a time and --concurrency at once.
 //   ours:  POST /api/artikel with an API token (validation, defaults, slug, category, indexes).
+//   patch: PATCH /api/artikel/{slug} of seeded published articles (a new summary and tags: the
+//          update, the re-publish, indexes and caches), beside POST on the same server build.
 //   stock: POST /api/articles on stock Strapi's REST API, which creates and publishes (the same app
 //          and data; bench/stock-strapi.js with STOCK_WRITES=1; our Document Service middlewares
 //          run there too, as they would for any write of the app).
@@ -87,15 +89,40 @@ function publishedCount(file) {
   }
 }
 
-async function measureHttp({ name, label, seedInfo, options, start, request }) {
+/** Published slugs of the seeded articles, newest first: the articles a PATCH run edits, one each. */
+function publishedSlugs(file, count) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT slug FROM articles WHERE published_at IS NOT NULL ORDER BY id DESC LIMIT ?').pluck().all(count);
+  } finally {
+    db.close();
+  }
+}
+
+/** Published articles whose summary a PATCH run wrote. */
+function editedCount(file) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare("SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND summary LIKE 'Edited by the benchmark %'")
+      .pluck()
+      .get();
+  } finally {
+    db.close();
+  }
+}
+
+async function measureHttp({ name, label, seedInfo, options, start, request, count = publishedCount }) {
   const copy = privateCopy(seedInfo.database, `writes-${name}`);
   try {
-    const before = publishedCount(copy.store.file);
+    const before = count(copy.store.file);
     const started = await start(copy.store);
     const { server } = started;
     const generator = createArticleGenerator();
     let written = 0;
-    const send = () => request(`http://127.0.0.1:${server.port}`, started, newArticle(generator, (written += 1), seedInfo.articles));
+    started.file = copy.store.file;
+    const send = () =>
+      request(`http://127.0.0.1:${server.port}`, started, newArticle(generator, (written += 1), seedInfo.articles), written);
     try {
       say(`[${name}] ${options.sequential} articles one at a time, then ${options.concurrent} with ${options.concurrency} at once ...`);
       const sequential = await timedRequests(options.sequential, 1, send);
@@ -109,7 +136,7 @@ async function measureHttp({ name, label, seedInfo, options, start, request }) {
         );
       }
       await stopServer(server);
-      const stored = publishedCount(copy.store.file) - before;
+      const stored = count(copy.store.file) - before;
       const answered = sequential.count - sequential.failed + concurrent.count - concurrent.failed;
       say(`[${name}] published articles added: ${stored} (2xx answers: ${answered})`);
       return { label, sequential, concurrent, stored, answered };
@@ -189,6 +216,30 @@ async function main() {
     request: (baseUrl, { headers }, article) => post(`${baseUrl}/api/artikel`, headers, article, 201),
   });
 
+  servers.patch = await measureHttp({
+    name: 'patch',
+    label: 'PATCH /api/artikel/{slug} (ours)',
+    seedInfo,
+    options,
+    count: editedCount,
+    start: async (store) => {
+      const token = createToken(store);
+      const slugs = publishedSlugs(store.file, options.sequential + options.concurrent);
+      const server = await startApp({ store, name: 'writes-patch', extra: { ARTIKEL_RATE_LIMIT: '0' } });
+      return { server, headers: { Authorization: `Bearer ${token}` }, slugs };
+    },
+    // The n-th request edits the n-th newest article: a new summary and new tags, published at once.
+    request: async (baseUrl, { headers, slugs }, article, n) => {
+      const response = await fetch(`${baseUrl}/api/artikel/${encodeURIComponent(slugs[n - 1])}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify({ summary: `Edited by the benchmark ${n}`, tags: article.tags }),
+      });
+      const text = await response.text();
+      return { ok: response.status === 200, detail: `${response.status} ${text.slice(0, 200)}` };
+    },
+  });
+
   servers.stock = await measureHttp({
     name: 'stock',
     label: 'stock Strapi POST /api/articles',
@@ -236,7 +287,10 @@ async function main() {
   };
   const written = writeFigures(results, RESULTS_DIR, `writes-${options.articles}`);
   say(`\nWrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
-  if (servers.ours.stored !== servers.ours.answered || servers.stock.stored !== servers.stock.answered) process.exitCode = 1;
+  say(
+    `PATCH beside POST: ${(servers.patch.concurrent.perSecond / servers.ours.concurrent.perSecond).toFixed(2)}× the articles/s (${servers.patch.concurrent.perSecond.toFixed(1)} vs ${servers.ours.concurrent.perSecond.toFixed(1)}, ${options.concurrency} at once)`,
+  );
+  if (['ours', 'patch', 'stock'].some((name) => servers[name].stored !== servers[name].answered)) process.exitCode = 1;
 }
 
 main().catch((error) => {

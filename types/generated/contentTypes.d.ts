@@ -489,6 +489,7 @@ export interface ApiArticleArticle extends Struct.CollectionTypeSchema {
       Schema.Attribute.SetMinMaxLength<{
         maxLength: 300;
       }>;
+    publish_at: Schema.Attribute.DateTime;
     publishedAt: Schema.Attribute.DateTime;
     reading_time: Schema.Attribute.Integer & Schema.Attribute.Private;
     slug: Schema.Attribute.UID<'title'> &

@@ -11,6 +11,8 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   await explainEditViews(strapi);
   await getService(strapi, 'read-freshness').start();
   await getService(strapi, 'idempotency').start();
+  // Last: publishing what came due while the service was down needs the tables, indexes and caches above.
+  await getService(strapi, 'scheduled-publishing').start();
 };
 
 export default bootstrap;

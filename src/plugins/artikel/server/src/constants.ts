@@ -27,6 +27,8 @@ export const TABLES = {
   rateLimits: 'artikel_rate_limits',
   /** The stored answers of POSTs sent with an Idempotency-Key. */
   idempotencyKeys: 'artikel_idempotency_keys',
+  /** The slugs articles moved away from, each still the article's until it is deleted. */
+  oldSlugs: 'artikel_old_slugs',
 } as const;
 
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';

@@ -3,6 +3,7 @@ import { closeReadDatabase } from './infrastructure/transactions';
 import { getService } from './infrastructure/get-service';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
+  await getService(strapi, 'scheduled-publishing').stop();
   await getService(strapi, 'article-index').stop();
   await getService(strapi, 'outside-writes').stop();
   await getService(strapi, 'read-freshness').stop();

@@ -20,7 +20,7 @@ interface LayoutField {
 
 interface Configuration {
   metadatas?: Record<string, FieldMetadata>;
-  layouts?: { edit?: LayoutField[][] };
+  layouts?: { edit?: LayoutField[][]; list?: string[] };
   [key: string]: unknown;
 }
 
@@ -68,6 +68,11 @@ const FIELD_TEXTS: Record<string, Record<string, FieldText>> = {
       description: `For search results and link previews, at most ${FIELD_LIMITS.meta_description} characters. Left empty, it is the summary and follows it.`,
     },
     meta_keywords: { label: 'SEO keywords', description: 'Optional, separated by commas.' },
+    publish_at: {
+      label: 'Publish at',
+      description:
+        'Schedule: set a time and Save (not Publish); the draft goes live by itself then (within seconds). Clear it to cancel. Publishing or unpublishing by hand cancels it.',
+    },
   },
   [CATEGORY_UID]: {
     name: { label: 'Name' },
@@ -79,6 +84,11 @@ const FIELD_TEXTS: Record<string, Record<string, FieldText>> = {
 /** Fields that must come after another in the edit form: the free-text cover URL after the picker. */
 const PLACED_AFTER: Record<string, Array<{ field: string; after: string }>> = {
   [ARTICLE_UID]: [{ field: 'cover_image_url', after: 'cover' }],
+};
+
+/** Columns the list view shows: which articles are scheduled, and for when. */
+const LIST_COLUMNS: Record<string, string[]> = {
+  [ARTICLE_UID]: ['publish_at'],
 };
 
 /** Text Strapi gave a field by default (its attribute name, or nothing), which an editor has not changed. */
@@ -127,7 +137,9 @@ export async function explainEditViews(strapi: Core.Strapi): Promise<void> {
     let configuration = withFieldTexts(stored, texts);
     let edit = configuration.layouts?.edit;
     for (const { field, after } of PLACED_AFTER[uid] ?? []) if (edit) edit = withFieldAfter(edit, field, after);
-    configuration = { ...configuration, layouts: { ...configuration.layouts, edit } };
+    const list = configuration.layouts?.list;
+    const missing = (LIST_COLUMNS[uid] ?? []).filter((column) => list !== undefined && !list.includes(column));
+    configuration = { ...configuration, layouts: { ...configuration.layouts, edit, ...(list ? { list: [...list, ...missing] } : {}) } };
     if (JSON.stringify(configuration) !== JSON.stringify(stored)) await contentTypes.updateConfiguration(contentType, configuration);
   }
 }

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
+import { oldSlugs } from '../repositories/old-slugs';
 import { RESERVED_SLUGS, withSuffix } from '../utils/slug-text';
 
 const UID_SERVICE = 'plugin::content-manager.uid';
@@ -18,8 +19,10 @@ interface UidService {
 
 /**
  * The Content Manager's slug field asks its uid service whether a slug is free and which one to
- * suggest; it knows only the database. For articles, the words of fixed routes are taken too, so
- * the field shows "categories" as unavailable and never suggests it.
+ * suggest; it knows only the database. For articles, the words of fixed routes are taken too, and
+ * so are the old slugs articles moved away from (each redirects to its article): the field shows
+ * them as unavailable and never suggests one. (The question names no article, so an article's own
+ * old slug shows as taken too, although moving back to it is allowed when saved.)
  */
 export function reserveRouteSlugsInContentManager(strapi: Core.Strapi): void {
   const services = strapi.get('services') as {
@@ -27,16 +30,21 @@ export function reserveRouteSlugsInContentManager(strapi: Core.Strapi): void {
     get: (uid: string) => unknown;
   };
   if (services.get(UID_SERVICE) === undefined) return;
+  const isHeldBesidesArticles = async (slug: string): Promise<boolean> =>
+    RESERVED_SLUGS.has(slug) || (await oldSlugs(strapi).documentOf(slug)) !== null;
   services.extend(UID_SERVICE, (service) => ({
     ...service,
     async checkUIDAvailability(query) {
-      if (query.contentTypeUID === ARTICLE_UID && RESERVED_SLUGS.has(query.value)) return false;
+      if (query.contentTypeUID === ARTICLE_UID && (await isHeldBesidesArticles(query.value))) return false;
       return service.checkUIDAvailability(query);
     },
     async findUniqueUID(query) {
-      const found = await service.findUniqueUID(query);
-      if (query.contentTypeUID !== ARTICLE_UID || !RESERVED_SLUGS.has(found)) return found;
-      return service.findUniqueUID({ ...query, value: withSuffix(found, 2) });
+      let found = await service.findUniqueUID(query);
+      if (query.contentTypeUID !== ARTICLE_UID) return found;
+      for (let attempt = 2; await isHeldBesidesArticles(found); attempt += 1) {
+        found = await service.findUniqueUID({ ...query, value: withSuffix(query.value, attempt) });
+      }
+      return found;
     },
   }));
 }

@@ -9,6 +9,8 @@ import { requestFingerprint } from '../utils/request-fingerprint';
 import { tokenKey } from '../utils/token-key';
 import { validateCreateArticle } from '../validation/create-article';
 import { validateIdempotencyKey } from '../validation/idempotency-key';
+import { validateIfMatch } from '../validation/if-match';
+import { validateUpdateArticle } from '../validation/update-article';
 import {
   validateCreateQuery,
   validateFeedQuery,
@@ -31,7 +33,8 @@ interface Context {
   querystring: string;
   params: Record<string, string>;
   request: { body?: unknown; headers: Record<string, string | string[] | undefined> };
-  state: { auth?: { credentials?: { id?: number | string } } };
+  state: { auth?: { credentials?: { id?: number | string } }; articleVersion?: string };
+  redirect: (url: string) => void;
   body: unknown;
   status: number;
   set: (header: string, value: string) => void;
@@ -47,6 +50,15 @@ async function writeArticle(strapi: Core.Strapi, body: unknown, dryRun: boolean,
   const input = await validateCreateArticle(body);
   const writes = getService(strapi, 'article-writes');
   return dryRun ? writes.dryRun(input) : writes.create(input, keyed);
+}
+
+/** A write's answer: its status, where the article is, whether it is a replay, its tag, its body. */
+function respondWith(ctx: Context, answer: PostOutcome): void {
+  ctx.status = answer.status;
+  if (answer.location !== null) ctx.set('Location', answer.location);
+  if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
+  if (answer.etag !== undefined) ctx.set('ETag', answer.etag);
+  ctx.body = answer.body;
 }
 
 // The request headers an origin taken from the request is made of (behind a trusted proxy Koa reads the forwarded ones).
@@ -88,8 +100,25 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async findOne(ctx: Context) {
     await validateNoParameters(ctx.query);
     const slug = await validateSlug(ctx.params.slug);
-    // A HEAD (a link checker, an uptime monitor) is answered like a GET but is no reader: no view.
-    ctx.body = { data: await getService(strapi, 'article-reads').readBySlug(slug, { countView: ctx.method !== 'HEAD' }) };
+    const reads = getService(strapi, 'article-reads');
+    let article;
+    try {
+      // A HEAD (a link checker, an uptime monitor) is answered like a GET but is no reader: no view.
+      article = await reads.readBySlug(slug, { countView: ctx.method !== 'HEAD' });
+    } catch (error) {
+      if (!(error instanceof errors.NotFoundError)) throw error;
+      const current = await reads.movedTo(slug);
+      if (current === null) throw error;
+      // One hop to where the article is now, counting no view. Not kept by caches: the article can
+      // move back, or be deleted and free its old slugs.
+      ctx.set('Cache-Control', 'public, no-cache');
+      ctx.status = 301;
+      ctx.redirect(`/api/artikel/${encodeURIComponent(current)}`);
+      return;
+    }
+    // The tag's version part is what If-Match on PATCH and DELETE compares (see http-caching).
+    ctx.state.articleVersion = (await reads.version(article.id)) ?? undefined;
+    ctx.body = { data: article };
   },
 
   async categories(ctx: Context) {
@@ -108,10 +137,39 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     // A retry of a finished request is answered before its body is checked again: the first answer, or a 422 for another body.
     const outcome = (keyed && (await getService(strapi, 'idempotency').storedAnswer(keyed))) ?? null;
     const answer = outcome ? { ...outcome, replayed: true } : await writeArticle(strapi, ctx.request.body, dryRun, keyed);
-    ctx.status = answer.status;
-    if (answer.location !== null) ctx.set('Location', answer.location);
-    if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
-    ctx.body = answer.body;
+    respondWith(ctx, answer);
+  },
+
+  /** PATCH: changes an article found by its current slug, whatever its status. */
+  async update(ctx: Context) {
+    const { dryRun } = await validateCreateQuery(ctx.query);
+    const slug = await validateSlug(ctx.params.slug);
+    const ifMatch = validateIfMatch(ctx.request.headers['if-match']);
+    const key = validateIdempotencyKey(ctx.request.headers['idempotency-key']);
+    // The key covers the method and the article too: the same key on another request is another body (422).
+    const keyed =
+      key === null || dryRun
+        ? null
+        : {
+            scope: tokenKey(ctx.state.auth?.credentials?.id ?? 'none'),
+            key,
+            fingerprint: requestFingerprint({ method: 'PATCH', slug, body: ctx.request.body }),
+          };
+    const outcome = (keyed && (await getService(strapi, 'idempotency').storedAnswer(keyed))) ?? null;
+    const answer = outcome
+      ? { ...outcome, replayed: true }
+      : await getService(strapi, 'article-writes').update(slug, await validateUpdateArticle(ctx.request.body), { dryRun, keyed, ifMatch });
+    respondWith(ctx, answer);
+  },
+
+  /** DELETE: the article and everything of it; 204. */
+  async delete(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    const slug = await validateSlug(ctx.params.slug);
+    const ifMatch = validateIfMatch(ctx.request.headers['if-match']);
+    await getService(strapi, 'article-writes').remove(slug, ifMatch);
+    ctx.status = 204;
+    ctx.body = null;
   },
 
   async preview(ctx: Context) {

@@ -1,16 +1,19 @@
 import type { Core } from '@strapi/strapi';
 import { applyRules } from './apply-rules';
+import { cancelScheduleOnPublish } from './cancel-schedule-on-publish';
 import type { StrapiDocumentMiddleware } from './context';
 import { dropCachedReads } from './drop-cached-reads';
 import { oneTransaction } from './one-transaction';
+import { rememberMovedSlugs } from './remember-moved-slugs';
 import { syncArticleIndexes } from './sync-article-indexes';
 
 /**
  * The write pipeline of articles and categories, outermost first. Read the "before" work top to
- * bottom and the "after" work bottom to top: checks and defaults → the write → index rows →
- * cached reads dropped after the commit, all inside one transaction.
+ * bottom and the "after" work bottom to top: checks and defaults → the write → an ended schedule
+ * and a moved slug recorded → index rows → cached reads dropped after the commit, all inside one
+ * transaction.
  */
-const PIPELINE = [oneTransaction, dropCachedReads, syncArticleIndexes, applyRules];
+const PIPELINE = [oneTransaction, dropCachedReads, syncArticleIndexes, applyRules, rememberMovedSlugs, cancelScheduleOnPublish];
 
 export function registerDocumentMiddlewares(strapi: Core.Strapi): void {
   for (const middleware of PIPELINE) strapi.documents.use(middleware(strapi) as StrapiDocumentMiddleware);

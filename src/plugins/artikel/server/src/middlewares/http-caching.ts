@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { representationTag } from '../presenters/representation-tag';
+import { articleTag, representationTag } from '../presenters/representation-tag';
 import { getConfig } from '../infrastructure/get-service';
 
 /** How a route's answers may be kept: `shared` (lists, categories, latest) or `revalidate` (an article: each view must reach the service). */
@@ -36,7 +36,9 @@ const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strap
     const json = isJsonValue(ctx.body);
     if (json) ctx.body = JSON.stringify(ctx.body);
     if (typeof ctx.body !== 'string') return;
-    ctx.set('ETag', representationTag(ctx.body, json ? 'json' : 'text'));
+    // An article's answer is tagged with its version too, which If-Match on its writes compares.
+    const version = (ctx.state as { articleVersion?: string }).articleVersion;
+    ctx.set('ETag', json && version !== undefined ? articleTag(version, ctx.body) : representationTag(ctx.body, json ? 'json' : 'text'));
     ctx.set('Cache-Control', cacheControl);
     // Koa's freshness check: If-None-Match against the ETag just set (weak comparison, as RFC 9110 asks of GET).
     if (ctx.fresh) {

@@ -31,7 +31,10 @@ export interface FullArticle extends ArticleSummary {
   meta_description: string;
   meta_keywords: string | null;
   related: ArticleSummary[];
-  status: 'published' | 'draft';
+  /** A draft scheduled to go live at publish_at is "scheduled". */
+  status: 'published' | 'draft' | 'scheduled';
+  /** The scheduled time while scheduled, else null. */
+  publish_at: string | null;
   created_at: string;
   /** schema.org BlogPosting as JSON text, safe to print as it is in the site's <script type="application/ld+json"> (see embeddableJson). */
   json_ld: string;
@@ -90,7 +93,8 @@ export function toFullArticle(record: ArticleDetailRecord, related: ArticleSumma
     meta_description: metaDescription,
     meta_keywords: metaKeywords,
     related,
-    status: record.publishedAt ? 'published' : 'draft',
+    status: record.publishedAt ? 'published' : record.publishAt ? 'scheduled' : 'draft',
+    publish_at: record.publishedAt ? null : (record.publishAt ?? null),
     created_at: record.createdAt,
     json_ld: embeddableJson(
       blogPosting({

@@ -18,3 +18,12 @@ export function representationTag(sentText: string, format: 'json' | 'text'): st
   const withoutViews = format === 'json' ? sentText.replace(VIEW_COUNTS, '"views":0') : sentText;
   return `"${createHash('sha256').update(withoutViews).digest('base64url').slice(0, 27)}"`;
 }
+
+/**
+ * The tag of an article's answer (its public GET, a write's answer): its version, which only writes
+ * of the article change (see repositories/article-versions.ts), before the representation's own tag.
+ * If-Match compares the version alone, so neither views nor related articles make it stale.
+ */
+export function articleTag(version: string, sentText: string): string {
+  return `"${version}.${representationTag(sentText, 'json').slice(1)}`;
+}

@@ -3,6 +3,7 @@ import { TABLES } from '../constants';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { escapeLike } from './like-patterns';
 import { database } from '../infrastructure/transactions';
+import type { Knex } from 'knex';
 
 /** Where each type's slugs are held: an article's by its draft row (it always has one), a category's by its row. */
 const SLUG_ROWS = {
@@ -24,11 +25,19 @@ export async function slugsOfBase(strapi: Core.Strapi, holder: SlugHolder, base:
   const query = database(strapi)(table).select('slug');
   if (draftRowsOnly) query.whereNull('published_at');
   if (exceptDocumentId !== undefined) query.whereNot('document_id', exceptDocumentId);
-  query.where((either) => {
-    either.where('slug', base);
-    if (isSqlite(strapi)) either.orWhere((range) => range.where('slug', '>=', `${base}-`).andWhere('slug', '<', `${base}.`));
-    else either.orWhereRaw("slug LIKE ? ESCAPE '\\'", [`${escapeLike(`${base}-`)}%`]);
-  });
-  const rows = (await query) as Array<{ slug: string | null }>;
-  return rows.map((row) => row.slug ?? '');
+  const rows = (await query.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string | null }>;
+  const slugs = rows.map((row) => row.slug ?? '');
+  if (holder !== 'article') return slugs;
+  // An article's old slugs stay its own (they answer with a redirect to it) until it is deleted.
+  const old = database(strapi)(TABLES.oldSlugs).select('slug');
+  if (exceptDocumentId !== undefined) old.whereNot('document_id', exceptDocumentId);
+  const oldRows = (await old.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string }>;
+  return [...slugs, ...oldRows.map((row) => row.slug)];
+}
+
+/** slug = base, or slug starts with "base-" (see slugsOfBase for why each store asks differently). */
+function equalOrSuffixed(strapi: Core.Strapi, either: Knex.QueryBuilder, base: string): void {
+  either.where('slug', base);
+  if (isSqlite(strapi)) either.orWhere((range) => range.where('slug', '>=', `${base}-`).andWhere('slug', '<', `${base}.`));
+  else either.orWhereRaw("slug LIKE ? ESCAPE '\\'", [`${escapeLike(`${base}-`)}%`]);
 }

@@ -31,6 +31,19 @@ export default {
         handler: 'artikel.create',
         config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
+      // Changing and deleting are actions of their own, which custom tokens hold separately.
+      {
+        method: 'PATCH',
+        path: '/:slug',
+        handler: 'artikel.update',
+        config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
+      },
+      {
+        method: 'DELETE',
+        path: '/:slug',
+        handler: 'artikel.delete',
+        config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
+      },
     ],
   },
   admin: {

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 
 /** The Redoc build that renders the reference page: installed from npm, served by the service itself (no CDN). */
 const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
-const REDOC_VERSION = (require('redoc/package.json') as { version: string }).version;
+const REDOC_PACKAGE = require.resolve('redoc/package.json');
 
 /**
  * The human-readable API reference at /api/artikel/docs.html: Redoc rendering /api/artikel/openapi.json.
@@ -44,14 +44,15 @@ const gzip = promisify(zlib.gzip);
  * the service's CPU at will, so the compression middleware is bypassed for it.
  */
 const apiReference = () => {
-  let encoded: Promise<Record<ScriptEncoding, Buffer>> | null = null;
-  const load = async (): Promise<Record<ScriptEncoding, Buffer>> => {
+  let encoded: Promise<Record<ScriptEncoding, Buffer> & { version: string }> | null = null;
+  const load = async (): Promise<Record<ScriptEncoding, Buffer> & { version: string }> => {
+    const { version } = JSON.parse(await fs.readFile(REDOC_PACKAGE, 'utf8')) as { version: string };
     const identity = await fs.readFile(REDOC_BUNDLE);
     const [br, gz] = await Promise.all([
       brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
       gzip(identity, { level: 9 }),
     ]);
-    return { identity, br, gzip: gz };
+    return { identity, br, gzip: gz, version };
   };
 
   return {
@@ -60,7 +61,8 @@ const apiReference = () => {
         encoded = null;
         throw error;
       });
-      return { body: (await encoded)[encoding], encoding, etag: `"redoc-${REDOC_VERSION}-${encoding}"` };
+      const script = await encoded;
+      return { body: script[encoding], encoding, etag: `"redoc-${script.version}-${encoding}"` };
     },
   };
 };

@@ -1,4 +1,6 @@
 import type { Core, Modules } from '@strapi/strapi';
+import { articleVersion } from '../repositories/article-versions';
+import { oldSlugs } from '../repositories/old-slugs';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT } from '../constants';
 import {
@@ -154,6 +156,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     publishedAt: toIsoString(document.publishedAt),
     updatedAt: toIsoString(document.updatedAt) ?? '',
     createdAt: toIsoString(document.createdAt) ?? '',
+    publishAt: toIsoString(document.publish_at),
     metaTitle: document.meta_title ?? null,
     metaDescription: document.meta_description ?? null,
     metaKeywords: document.meta_keywords ?? null,
@@ -265,6 +268,22 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         ),
       ]);
       return { ...page.article, views: viewCount, related: await withCurrentViews(related.related) };
+    },
+
+    /**
+     * Where a published article that moved away from this slug is now: its current slug, or null
+     * when no article left this slug or the one that did is not published.
+     */
+    async movedTo(slug: string): Promise<string | null> {
+      const documentId = await oldSlugs(strapi).documentOf(slug);
+      if (documentId === null) return null;
+      const published = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: 'published', fields: ['slug'] });
+      return published?.slug ?? null;
+    },
+
+    /** The article's version (see repositories/article-versions.ts), for the tag of its answers. */
+    version(documentId: string): Promise<string | null> {
+      return articleVersion(strapi, documentId);
     },
 
     /** An article as its author just wrote it (a draft included), without counting a view. */

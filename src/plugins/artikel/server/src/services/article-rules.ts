@@ -6,6 +6,7 @@ import { slugFromTitle } from '../utils/slug-text';
 import { FIELD_LIMITS } from '../utils/field-limits';
 import { formatTags, parseTags } from '../utils/tags';
 import { validateArticleFields } from '../validation/field-rules';
+import { fieldError, validationError } from '../validation/validate';
 import { getConfig, getService } from '../infrastructure/get-service';
 
 /** The data of an article write, as the Document Service receives it. */
@@ -32,6 +33,28 @@ function recordedGeneratedFields(stored: ArticleData): Set<string> | null {
   return Array.isArray(recorded) ? new Set(recorded.filter((field): field is string => typeof field === 'string')) : null;
 }
 
+const instant = (value: unknown): number | null => {
+  if (value === null || value === undefined || value === '') return null;
+  const time =
+    value instanceof Date ? value.getTime() : typeof value === 'string' || typeof value === 'number' ? new Date(value).getTime() : NaN;
+  return time;
+};
+
+/**
+ * A schedule set or moved must lie in the future (a time already past would publish at once, which
+ * is what publishing is for). One left as it was is not checked again: the admin sends every field
+ * on each save, and a schedule may have come due a moment before.
+ */
+function checkSchedule(data: ArticleData, stored: ArticleData | null): void {
+  if (!('publish_at' in data)) return;
+  if (data.publish_at === '') data.publish_at = null;
+  const wanted = instant(data.publish_at);
+  if (wanted === null || wanted === instant(stored?.publish_at)) return;
+  if (Number.isNaN(wanted))
+    throw validationError([fieldError('publish_at', 'publish_at must be a date and time (ISO-8601 with a time zone)')]);
+  if (wanted <= Date.now()) throw validationError([fieldError('publish_at', 'publish_at must be in the future; publish now instead')]);
+}
+
 /**
  * The rules every article gets, whichever way it is written (this plugin's POST, the admin's
  * Content Manager, a script): run by the document middleware before each create and update.
@@ -46,6 +69,8 @@ const articleRules = ({ strapi }: { strapi: Core.Strapi }) => ({
         ? ((await strapi.documents(ARTICLE_UID).findOne({ documentId: params.documentId, status: 'draft' })) as ArticleData | null)
         : null;
     const current = (field: string): string => text(field in data ? data[field] : stored?.[field]);
+
+    checkSchedule(data, stored);
 
     if (typeof data.content === 'string') data.content = sanitizeStoredContent(data.content);
     // Counted once here, with the content it counts: the lists and feeds that show it never read the content again.

@@ -1,78 +1,250 @@
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import createError from 'http-errors';
 import { ARTICLE_UID } from '../constants';
+import { lockUntilCommit } from '../infrastructure/locks';
 import { inTransaction } from '../infrastructure/transactions';
 import type { FullArticle } from '../presenters/article-records';
+import { articleTag } from '../presenters/representation-tag';
 import { SlugTakenError, slugConflictError } from '../domain/conflict-error';
+import { articleVersion } from '../repositories/article-versions';
+import { oldSlugs } from '../repositories/old-slugs';
 import { isBlank } from '../utils/blank';
+import { type IfMatch, ifMatchAdmits } from '../utils/entity-tags';
 import { isUniqueViolation } from '../infrastructure/database-errors';
 import { getService } from '../infrastructure/get-service';
-import { normalizeSlug } from '../utils/slug-text';
+import { normalizeSlug, slugFromTitle } from '../utils/slug-text';
+import { formatTags, parseTags } from '../utils/tags';
 import type { CreateArticleInput } from '../validation/create-article';
+import type { WriteStatus } from '../validation/schedule';
+import type { UpdateArticleInput } from '../validation/update-article';
+import { fieldError, validationError } from '../validation/validate';
 import type { KeyedRequest, PostAnswer } from './idempotency';
 
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.
 const MAX_SLUG_ATTEMPTS = 25;
 
-/** Thrown inside a dry run's transaction to roll it back, carrying the article as it would have been stored. */
+/** The text fields a write may set, as they are stored. */
+const TEXT_FIELDS = [
+  'title',
+  'content',
+  'summary',
+  'slug',
+  'tags',
+  'cover_image_url',
+  'author',
+  'meta_title',
+  'meta_description',
+  'meta_keywords',
+] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+
+/** Thrown inside a dry run's transaction to roll it back, carrying the answer it would have given. */
 class DryRunOutcome extends Error {
-  constructor(readonly article: FullArticle) {
+  constructor(readonly answer: WriteAnswer) {
     super('dry run: rolled back');
   }
 }
 
-/** A POST's answer; replayed when it is the stored answer to an earlier request with the same Idempotency-Key. */
+/** A write's answer; replayed when it is the stored answer to an earlier request with the same Idempotency-Key. */
 export interface PostOutcome extends PostAnswer {
   replayed: boolean;
+  /** The article's tag after the write (none on a replay: the article may have changed since). */
+  etag?: string;
 }
 
-const createdAnswer = (article: FullArticle): PostAnswer => ({
-  status: 201,
-  location: `/api/artikel/${encodeURIComponent(article.slug)}`,
+type WriteAnswer = PostAnswer & { etag?: string };
+
+interface WriteMode {
+  dryRun: boolean;
+  keyed: KeyedRequest | null;
+}
+
+export interface UpdateMode extends WriteMode {
+  ifMatch: IfMatch | null;
+}
+
+interface StoredArticle {
+  documentId: string;
+  slug?: string | null;
+  publish_at?: string | Date | null;
+  category?: { name?: string | null; slug?: string | null } | null;
+  [field: string]: unknown;
+}
+
+const articleAnswer = (article: FullArticle, status: number): PostAnswer => ({
+  status,
+  location: status === 201 ? `/api/artikel/${encodeURIComponent(article.slug)}` : null,
   body: { data: article },
 });
 
+function preconditionFailed(): Error {
+  const message = 'The article has changed since the version your If-Match names: read it again (its ETag) and retry';
+  return createError(412, message, { details: {} });
+}
+
+/** The same instant, whatever its spelling. */
+const sameInstant = (a: unknown, b: unknown): boolean => {
+  const time = (value: unknown) => (value === null || value === undefined || value === '' ? null : new Date(value as string).getTime());
+  return time(a) === time(b);
+};
+
+/** Whether sending `value` for `field` would change what is stored. */
+function changes(field: TextField, value: string, stored: StoredArticle): boolean {
+  const current = typeof stored[field] === 'string' ? (stored[field] as string) : '';
+  if (field === 'slug') return normalizeSlug(value) !== current;
+  if (field === 'tags') return formatTags(parseTags(value)) !== formatTags(parseTags(current));
+  return value !== current;
+}
+
+/** Whether `requested` names the article's current category (by name or slug, in any case). */
+function isCurrentCategory(requested: string, stored: StoredArticle): boolean {
+  const name = requested.trim().toLowerCase();
+  const { category } = stored;
+  if (!category) return false;
+  return (
+    name === (category.name ?? '').toLowerCase() ||
+    name === (category.slug ?? '').toLowerCase() ||
+    slugFromTitle(requested.trim()) === category.slug
+  );
+}
+
 const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
+  const documents = () => strapi.documents(ARTICLE_UID);
+  const reads = () => getService(strapi, 'article-reads');
+
+  /** The answer with the article as it is now in this transaction, and its tag. */
+  const answerOf = async (documentId: string, live: boolean, status: number): Promise<WriteAnswer> => {
+    const article = await reads().fullArticle(documentId, live ? 'published' : 'draft');
+    const answer = articleAnswer(article, status);
+    const version = await articleVersion(strapi, documentId);
+    return version === null ? answer : { ...answer, etag: articleTag(version, JSON.stringify(answer.body)) };
+  };
+
   /**
-   * Creates an article through the Document Service, so the admin's rules, hooks and webhooks
-   * apply, with its category in the same transaction (a refused article leaves none), and reads it
-   * back in that transaction. A dry run then rolls everything back: no row, no category, no index
-   * entry, no webhook (Strapi emits them on commit), no notice to other instances. A keyed request
-   * holds its key and stores its answer in that transaction too.
+   * Runs a write in one transaction, with its Idempotency-Key held and its answer stored in it; a
+   * dry run then rolls everything back: no row, no category, no index entry, no webhook (Strapi
+   * emits them on commit), no notice to other instances. A slug that a concurrent write took
+   * between the check and the insert is retried (a generated one) or refused (an explicit one).
    */
-  const write = async (input: CreateArticleInput, mode: { dryRun: boolean; keyed: KeyedRequest | null }): Promise<PostOutcome> => {
-    const { category: categoryName, status = 'published', ...fields } = input;
+  const inWrite = async (mode: WriteMode, explicitSlug: string | undefined, work: () => Promise<WriteAnswer>): Promise<PostOutcome> => {
     const idempotency = getService(strapi, 'idempotency');
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await inTransaction(strapi, async () => {
           const stored = mode.keyed === null ? null : await idempotency.hold(mode.keyed);
           if (stored !== null) return { ...stored, replayed: true };
-          const category = await getService(strapi, 'categories').findOrCreate(categoryName);
-          const created = await strapi.documents(ARTICLE_UID).create({ data: { ...fields, category: category.documentId }, status });
-          const article = await getService(strapi, 'article-reads').fullArticle(created.documentId, status);
-          if (mode.dryRun) throw new DryRunOutcome(article);
-          const answer = createdAnswer(article);
-          if (mode.keyed !== null) await idempotency.remember(mode.keyed, answer);
-          return { ...answer, replayed: false };
+          const answer = await work();
+          if (mode.dryRun) throw new DryRunOutcome(answer);
+          const { etag, ...kept } = answer;
+          if (mode.keyed !== null) await idempotency.remember(mode.keyed, kept);
+          return { ...answer, replayed: false, ...(etag === undefined ? {} : { etag }) };
         });
       } catch (error) {
-        if (error instanceof DryRunOutcome)
-          return { status: 200, location: null, body: { data: error.article, meta: { dry_run: true } }, replayed: false };
+        if (error instanceof DryRunOutcome) {
+          const body = { ...(error.answer.body as object), meta: { dry_run: true } };
+          return { status: 200, location: null, body, replayed: false };
+        }
         if (error instanceof SlugTakenError) throw slugConflictError(error.slug);
         if (!isUniqueViolation(error, 'slug')) throw error;
-        // A concurrent create took the slug between the check and the insert: an explicit one is
-        // refused, a generated one is chosen again.
-        if (!isBlank(fields.slug)) throw slugConflictError(normalizeSlug(fields.slug ?? ''));
+        if (!isBlank(explicitSlug)) throw slugConflictError(normalizeSlug(explicitSlug ?? ''));
         if (attempt >= MAX_SLUG_ATTEMPTS) throw error;
       }
     }
   };
 
+  /**
+   * The article at this slug, whatever its status, locked until the write commits (two PATCHes of
+   * one article take turns, so If-Match is checked against what the other one committed). An old
+   * slug is not followed: a client that sends a write to it learns where the article is now.
+   */
+  const locate = async (slug: string, ifMatch: IfMatch | null): Promise<StoredArticle> => {
+    const found = await documents().findFirst({ filters: { slug: { $eq: slug } }, status: 'draft', fields: ['slug'] });
+    if (!found) {
+      const movedFrom = await oldSlugs(strapi).documentOf(slug);
+      const current = movedFrom === null ? null : await documents().findOne({ documentId: movedFrom, status: 'draft', fields: ['slug'] });
+      if (current?.slug)
+        throw new errors.NotFoundError(
+          `The article moved from "${slug}" to "${current.slug}": send the request to /api/artikel/${current.slug}`,
+        );
+      throw new errors.NotFoundError(`No article has the slug "${slug}"`);
+    }
+    await lockUntilCommit(strapi, `article:${found.documentId}`);
+    if (ifMatch !== null) {
+      const version = await articleVersion(strapi, found.documentId);
+      if (version === null || !ifMatchAdmits(ifMatch, version)) throw preconditionFailed();
+    }
+    const stored = (await documents().findOne({
+      documentId: found.documentId,
+      status: 'draft',
+      populate: { category: { fields: ['name', 'slug'] } },
+    })) as StoredArticle | null;
+    if (!stored) throw new errors.NotFoundError(`No article has the slug "${slug}"`);
+    return stored;
+  };
+
+  const create = (input: CreateArticleInput, mode: WriteMode): Promise<PostOutcome> =>
+    inWrite(mode, input.slug, async () => {
+      const { category: categoryName, status = 'published', publish_at: publishAt, ...fields } = input;
+      const category = await getService(strapi, 'categories').findOrCreate(categoryName);
+      const live = status === 'published';
+      const data = { ...fields, category: category.documentId, ...(status === 'scheduled' ? { publish_at: publishAt } : {}) };
+      const created = await documents().create({ data, status: live ? 'published' : 'draft' });
+      return answerOf(created.documentId, live, 201);
+    });
+
+  const update = (slug: string, input: UpdateArticleInput, mode: UpdateMode): Promise<PostOutcome> =>
+    inWrite(mode, input.slug, async () => {
+      const stored = await locate(slug, mode.ifMatch);
+      const { documentId } = stored;
+      const published = await documents().findOne({ documentId, status: 'published', fields: ['publishedAt'] });
+      const current: WriteStatus = published ? 'published' : stored.publish_at ? 'scheduled' : 'draft';
+      if (input.publish_at !== undefined && input.status === undefined && current !== 'scheduled') {
+        throw validationError([fieldError('publish_at', `publish_at is taken only with status "scheduled" (the article is ${current})`)]);
+      }
+      const target: WriteStatus = input.status ?? current;
+
+      const data: Record<string, unknown> = {};
+      for (const field of TEXT_FIELDS) {
+        const value = input[field];
+        // "" clears an optional field; the rules then give a defaulted one its default again.
+        if (value !== undefined && changes(field, value, stored)) data[field] = value === '' ? null : value;
+      }
+      if (input.category !== undefined && !isCurrentCategory(input.category, stored)) {
+        data.category = (await getService(strapi, 'categories').findOrCreate(input.category)).documentId;
+      }
+      if (target === 'scheduled' && input.publish_at !== undefined && !sameInstant(input.publish_at, stored.publish_at))
+        data.publish_at = input.publish_at;
+      if (target !== 'scheduled' && current === 'scheduled') data.publish_at = null;
+      if (Object.keys(data).length === 0 && target === current) {
+        throw validationError([fieldError(null, 'The request body changes nothing: every field sent already has that value')]);
+      }
+
+      // Off the public reads first (unpublishing ends a schedule), then the new fields, then live again.
+      if (published && target !== 'published') await documents().unpublish({ documentId });
+      if (Object.keys(data).length > 0) await documents().update({ documentId, data });
+      // A live article that is only edited keeps its publication time (and its place in the lists).
+      if (target === 'published' && current === 'published' && published?.publishedAt) {
+        await getService(strapi, 'publication').publishAt(documentId, new Date(published.publishedAt));
+      } else if (target === 'published') await documents().publish({ documentId });
+      return answerOf(documentId, target === 'published', 200);
+    });
+
   return {
     /** Creates the article, once per Idempotency-Key when the request carries one. */
-    create: (input: CreateArticleInput, keyed: KeyedRequest | null) => write(input, { dryRun: false, keyed }),
+    create: (input: CreateArticleInput, keyed: KeyedRequest | null) => create(input, { dryRun: false, keyed }),
     /** Every check and default of create, and the article as it would be stored now; stores nothing. */
-    dryRun: (input: CreateArticleInput) => write(input, { dryRun: true, keyed: null }),
+    dryRun: (input: CreateArticleInput) => create(input, { dryRun: true, keyed: null }),
+    /** Changes the article at this slug (PATCH): its fields, its status, its slug or its schedule. */
+    update,
+
+    /** Deletes the article at this slug, every version of it, its views and its old slugs. */
+    async remove(slug: string, ifMatch: IfMatch | null): Promise<void> {
+      await inTransaction(strapi, async () => {
+        const stored = await locate(slug, ifMatch);
+        await documents().delete({ documentId: stored.documentId });
+      });
+    },
   };
 };
 

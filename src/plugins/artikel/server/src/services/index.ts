@@ -11,8 +11,10 @@ import idempotency from './idempotency';
 import outsideWrites from './outside-writes';
 import pluginTables from './plugin-tables';
 import preview from './preview';
+import publication from './publication';
 import readCache from './read-cache';
 import readFreshness from './read-freshness';
+import scheduledPublishing from './scheduled-publishing';
 import sitemaps from './sitemaps';
 import slugs from './slugs';
 
@@ -30,8 +32,10 @@ export default {
   'outside-writes': outsideWrites,
   'plugin-tables': pluginTables,
   preview,
+  publication,
   'read-cache': readCache,
   'read-freshness': readFreshness,
+  'scheduled-publishing': scheduledPublishing,
   sitemaps,
   slugs,
 };

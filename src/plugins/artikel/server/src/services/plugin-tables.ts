@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ensureIdempotencyTable } from '../repositories/idempotency-keys';
+import { ensureOldSlugTable } from '../repositories/old-slugs';
 import { ensureRateLimitTable } from '../repositories/rate-limits';
 import { searchIndex } from '../repositories/search';
 import { ensureTagTable } from '../repositories/tags';
@@ -40,6 +41,7 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     await searchIndex(strapi).ensure({ empty: tags.created });
     await ensureRateLimitTable(strapi);
     await ensureIdempotencyTable(strapi);
+    await ensureOldSlugTable(strapi);
 
     // Every article has exactly one draft row, so a unique slug among draft rows is a unique slug
     // per article; Strapi's schema format cannot express a partial or an expression index.

@@ -1,10 +1,8 @@
 import { yup } from '@strapi/utils';
 import { isBlank } from '../utils/blank';
 import { ARTICLE_FIELD_RULES, text } from './field-rules';
-import { type InferInput, textValue, validateInput } from './validate';
-
-const STATUSES = ['published', 'draft'] as const;
-type Status = (typeof STATUSES)[number];
+import { type InferInput, fieldError, textValue, validateInput, validationError } from './validate';
+import { STATUS_MESSAGE, WRITE_STATUSES, type WriteStatus, publishAtRule } from './schedule';
 
 const requiredText = (schema: yup.StringSchema, field: string) =>
   schema
@@ -25,7 +23,8 @@ const createArticleSchema = yup.object({
   cover_image_url: ARTICLE_FIELD_RULES.cover_image_url,
   author: ARTICLE_FIELD_RULES.author,
   // yup 0.32's oneOf keeps the schema's type (string); the values it admits are the field's type.
-  status: textValue().oneOf([...STATUSES], 'status must be "published" or "draft"') as yup.StringSchema<Status | undefined>,
+  status: textValue().oneOf([...WRITE_STATUSES], STATUS_MESSAGE) as yup.StringSchema<WriteStatus | undefined>,
+  publish_at: publishAtRule(),
   meta_title: ARTICLE_FIELD_RULES.meta_title,
   meta_description: ARTICLE_FIELD_RULES.meta_description,
   meta_keywords: ARTICLE_FIELD_RULES.meta_keywords,
@@ -35,5 +34,13 @@ const createArticleSchema = yup.object({
 export type CreateArticleInput = InferInput<typeof createArticleSchema>;
 
 export async function validateCreateArticle(body: unknown): Promise<CreateArticleInput> {
-  return validateInput<CreateArticleInput>(createArticleSchema, body, 'The request body');
+  const input = await validateInput<CreateArticleInput>(createArticleSchema, body, 'The request body');
+  // A schedule needs its time, and a time means a schedule.
+  if (input.status === 'scheduled' && input.publish_at === undefined) {
+    throw validationError([fieldError('publish_at', 'publish_at is required with status "scheduled"')]);
+  }
+  if (input.publish_at !== undefined && input.status !== 'scheduled') {
+    throw validationError([fieldError('publish_at', 'publish_at is taken only with status "scheduled"')]);
+  }
+  return input;
 }

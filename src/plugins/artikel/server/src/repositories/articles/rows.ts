@@ -34,6 +34,8 @@ export interface ArticleRecord {
 }
 
 export interface ArticleDetailRecord extends ArticleRecord {
+  /** When a scheduled draft goes live; null for any other article (publishing ends a schedule). */
+  publishAt?: string | null;
   metaTitle: string | null;
   metaDescription: string | null;
   metaKeywords: string | null;

@@ -1,0 +1,38 @@
+import type { Core } from '@strapi/strapi';
+import { ARTICLE_UID, TABLES } from '../constants';
+import { database } from '../infrastructure/transactions';
+import { oldSlugs } from '../repositories/old-slugs';
+import { documentWrite, type DocumentMiddleware } from './context';
+
+/**
+ * When an article's slug changes, whichever way (PATCH, the Content Manager, a script), its old
+ * slug is kept for it: the old address answers with a redirect to wherever the article is now, and
+ * no other article may take it. Moving back to an old slug makes it current again; deleting the
+ * article frees all of them. Runs after the rules, so the slug compared is the one to be stored.
+ */
+export const rememberMovedSlugs =
+  (strapi: Core.Strapi): DocumentMiddleware =>
+  async (context, next) => {
+    const write = documentWrite(context);
+    if (write === null || write.uid !== ARTICLE_UID) return next();
+    const { documentId, data } = write.params;
+    if (write.action === 'delete' && documentId !== undefined) {
+      const result = await next();
+      await oldSlugs(strapi).forgetDocument(documentId);
+      return result;
+    }
+    if (write.action !== 'update' || documentId === undefined || typeof data?.slug !== 'string') return next();
+    // The draft row holds the article's slug (every article has one).
+    const stored = (await database(strapi)(TABLES.articles)
+      .select('slug')
+      .where('document_id', documentId)
+      .whereNull('published_at')
+      .first()) as { slug: string | null } | undefined;
+    const result = await next();
+    const before = stored?.slug ?? '';
+    if (before !== '' && before !== data.slug) {
+      await oldSlugs(strapi).remember(before, documentId);
+      await oldSlugs(strapi).forgetSlug(data.slug);
+    }
+    return result;
+  };

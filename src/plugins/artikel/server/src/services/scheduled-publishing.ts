@@ -1,0 +1,102 @@
+import type { Core } from '@strapi/strapi';
+import { ARTICLE_UID } from '../constants';
+import { tryLockUntilCommit } from '../infrastructure/locks';
+import { inTransaction } from '../infrastructure/transactions';
+import { getService } from '../infrastructure/get-service';
+
+/** How often each instance looks for schedules that came due: the contract allows 5 s of lateness. */
+const TICK_MS = 1_000;
+/** Schedules published per look, so one look never holds the database long; the rest follow a second later. */
+const BATCH = 20;
+
+interface DueRow {
+  documentId: string;
+  publish_at: Date | string | number | null;
+}
+
+const instant = (value: DueRow['publish_at']): Date | null => (value === null || value === undefined ? null : new Date(value));
+
+/**
+ * Scheduled publishing. A scheduled article is a draft with a `publish_at`; every instance looks
+ * once a second for those that came due (and, as it starts, for those that came due while it was
+ * down) and publishes each through the Document Service, so the rules, indexes, caches, notices to
+ * other instances and Strapi's `entry.publish` webhook follow as for any publish.
+ *
+ * Exactly once, whatever the number of instances: each article is published in a transaction that
+ * first takes the article's lock without waiting (PostgreSQL: an advisory lock; SQLite has one
+ * writer at a time) and then reads the schedule again. An instance that finds the lock taken, or
+ * the schedule gone (another instance published it, an editor cancelled it), leaves it. A crash
+ * before the commit leaves the schedule as it was, for the next look. The published version gets
+ * `publish_at` as its publication time, in the same transaction (see publication.ts).
+ */
+const scheduledPublishing = ({ strapi }: { strapi: Core.Strapi }) => {
+  let timer: NodeJS.Timeout | null = null;
+  let looking: Promise<number> | null = null;
+
+  const due = async (now: Date): Promise<DueRow[]> =>
+    (await strapi.db.query(ARTICLE_UID).findMany({
+      select: ['documentId', 'publish_at'],
+      where: { publishedAt: null, publish_at: { $notNull: true, $lte: now } },
+      orderBy: { publish_at: 'asc' },
+      limit: BATCH,
+    })) as DueRow[];
+
+  /** Publishes one due article unless another instance or an editor got there first; true when this one did. */
+  const publishOne = async (documentId: string): Promise<boolean> =>
+    inTransaction(strapi, async () => {
+      if (!(await tryLockUntilCommit(strapi, `schedule:${documentId}`))) return false;
+      const draft = (await strapi.db.query(ARTICLE_UID).findOne({
+        select: ['documentId', 'publish_at'],
+        where: { documentId, publishedAt: null },
+      })) as DueRow | null;
+      const publishAt = instant(draft?.publish_at ?? null);
+      if (publishAt === null || publishAt.getTime() > Date.now()) return false;
+      await strapi.documents(ARTICLE_UID).publish({ documentId });
+      // The Document Service stamps the moment it ran; the article was due at its schedule.
+      await strapi.db
+        .query(ARTICLE_UID)
+        .updateMany({ where: { documentId, publishedAt: { $notNull: true } }, data: { publishedAt: publishAt } });
+      await getService(strapi, 'article-index').syncDocument(documentId);
+      return true;
+    });
+
+  const lookOnce = async (): Promise<number> => {
+    let published = 0;
+    for (const row of await due(new Date())) {
+      try {
+        if (await publishOne(row.documentId)) published += 1;
+      } catch (error) {
+        // One article that cannot be published (its category deleted, say) must not hold up the others; it is tried again next look.
+        strapi.log.error(`artikel: could not publish the scheduled article ${row.documentId}: ${(error as Error).message}`);
+      }
+    }
+    return published;
+  };
+
+  return {
+    /** Publishes what came due (while the service was down, too), then looks again every second. */
+    async start(): Promise<void> {
+      await this.publishDue();
+      timer = setInterval(() => {
+        this.publishDue().catch((error: unknown) => strapi.log.error(`artikel: scheduled publishing: ${(error as Error).message}`));
+      }, TICK_MS);
+      timer.unref();
+    },
+
+    /** One look for due schedules; a look asked for while one runs shares it. Resolves to how many this instance published. */
+    publishDue(): Promise<number> {
+      looking ??= lookOnce().finally(() => {
+        looking = null;
+      });
+      return looking;
+    },
+
+    async stop(): Promise<void> {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      await looking?.catch(() => undefined);
+    },
+  };
+};
+
+export default scheduledPublishing;

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventually, inJakarta, sleep } from '../helpers/public-reads';
+import { reportFigure } from '../helpers/robustness';
+import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { currentStore } from '../helpers/store';
+import { registerWebhookOverHttp, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+// Several instances share one database only on PostgreSQL; a SQLite file is served by one process.
+const onPostgres = currentStore() === 'postgres' ? describe : describe.skip;
+// The contract: live within 5 s after publish_at; the poll allows far more, for a loaded machine.
+const LIVE_WITHIN_MS = 20_000;
+
+let folder: string;
+let databaseFile: string;
+let first: ServiceProcess;
+let second: ServiceProcess;
+let receiver: WebhookReceiver;
+let posted = 0;
+
+interface Article {
+  id: string;
+  slug: string;
+  title: string;
+  views: number;
+  status: string;
+  publish_at: string | null;
+  published_at: string | null;
+}
+
+async function request(service: ServiceProcess, method: string, route: string, body?: object) {
+  const response = await fetch(`${service.baseUrl}${route}`, {
+    method,
+    redirect: 'manual',
+    headers: { Authorization: `Bearer ${service.token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as { data: Article } };
+}
+
+const read = (service: ServiceProcess, route: string) =>
+  fetch(`${service.baseUrl}${route}`, { redirect: 'manual' }).then(async (response) => ({
+    status: response.status,
+    headers: response.headers,
+    body: response.status === 200 ? ((await response.json()) as { data: unknown; meta?: { pagination: { total: number } } }) : null,
+  }));
+
+onPostgres('scheduling and changes on two service instances on one PostgreSQL database', () => {
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-schedule-instances-'));
+    databaseFile = path.join(folder, 'shared.db');
+    receiver = await startWebhookReceiver();
+    first = await startServiceProcess(databaseFile);
+    // Each instance loads the webhooks as it starts: the second starts after the editor created it.
+    await registerWebhookOverHttp(first.baseUrl, receiver);
+    second = await startServiceProcess(databaseFile);
+  });
+
+  afterAll(async () => {
+    await Promise.all([first?.stop(), second?.stop()]);
+    await receiver?.close();
+    await removeServiceDatabase(databaseFile);
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('publish a schedule that falls due while both run exactly once, with one entry.publish webhook', async () => {
+    posted += 1;
+    const publishAt = inJakarta(Date.now() + 3_000);
+    const created = await request(first, 'POST', '/api/artikel', {
+      title: `Due on two instances ${posted}`,
+      category: 'Evenings',
+      content: 'Scheduled once.',
+      status: 'scheduled',
+      publish_at: publishAt,
+    });
+    expect(created.status).toBe(201);
+    const article = created.body.data;
+    expect(article.status).toBe('scheduled');
+
+    const delay = await eventually(
+      async () => (await read(second, `/api/artikel/${article.slug}`)).status === 200,
+      3_000 + LIVE_WITHIN_MS,
+      'live on the second instance',
+    );
+    reportFigure('scheduled publish seen on the other instance after the post', `${delay} ms`);
+    for (const service of [first, second]) {
+      const live = (await read(service, `/api/artikel/${article.slug}`)).body?.data as Article;
+      expect(live.status).toBe('published');
+      expect(live.publish_at).toBeNull();
+      expect(new Date(live.published_at ?? 0).getTime()).toBe(new Date(publishAt).getTime());
+      const list = (await read(service, '/api/artikel?limit=50')).body?.data as Article[];
+      expect(list.filter((item) => item.slug === article.slug)).toHaveLength(1);
+    }
+
+    await receiver.waitFor(() => receiver.eventsFor(article.id, 'entry.publish').length > 0);
+    // A second instance publishing it too would send its own call within moments.
+    await sleep(3_000);
+    expect(receiver.eventsFor(article.id, 'entry.publish')).toHaveLength(1);
+  }, 90_000);
+
+  it("show a PATCH through one instance in the other's next GET, and a slug moved there as a 301 on both", async () => {
+    posted += 1;
+    const created = await request(first, 'POST', '/api/artikel', {
+      title: `Changed on one instance ${posted}`,
+      category: 'Evenings',
+      content: 'Before.',
+    });
+    expect(created.status).toBe(201);
+    const slug = created.body.data.slug;
+    expect((await read(second, `/api/artikel/${slug}`)).status).toBe(200);
+
+    const changed = await request(first, 'PATCH', `/api/artikel/${slug}`, { title: `Renamed on the first ${posted}`, content: 'After.' });
+    expect(changed.status).toBe(200);
+    const seen = (await read(second, `/api/artikel/${slug}`)).body?.data as Article & { content: string };
+    expect(seen).toMatchObject({ title: `Renamed on the first ${posted}`, content: 'After.' });
+
+    const moved = `moved-on-the-second-${posted}`;
+    expect((await request(second, 'PATCH', `/api/artikel/${slug}`, { slug: moved })).status).toBe(200);
+    for (const service of [first, second]) {
+      const redirect = await read(service, `/api/artikel/${slug}`);
+      expect(redirect.status).toBe(301);
+      expect(redirect.headers.get('location')).toBe(`/api/artikel/${moved}`);
+    }
+
+    expect((await request(second, 'DELETE', `/api/artikel/${moved}`)).status).toBe(204);
+    expect((await read(first, `/api/artikel/${moved}`)).status).toBe(404);
+    expect((await read(first, `/api/artikel/${slug}`)).status).toBe(404);
+  });
+});
