@@ -166,9 +166,9 @@ describe('POST /api/artikel validation', () => {
     await rejects({ ...validBody, tags: `ok, ${'x'.repeat(51)}` }, ['tags']);
   });
 
-  it('accepts only "published" or "draft" as status', async () => {
+  it('accepts only "published", "draft" or "scheduled" as status', async () => {
     const body = await rejects({ ...validBody, status: 'live' }, ['status']);
-    expect(body.error.details.errors[0].message).toBe('status must be "published" or "draft"');
+    expect(body.error.details.errors[0].message).toBe('status must be "published", "draft" or "scheduled"');
     await rejects({ ...validBody, status: 'PUBLISHED' }, ['status']);
   });
 

@@ -60,6 +60,7 @@ describe('GET /api/artikel/{slug}', () => {
         'meta_description',
         'meta_keywords',
         'meta_title',
+        'publish_at',
         'published_at',
         'reading_time',
         'related',

@@ -46,6 +46,12 @@ const EDITED = {
   title: 'Golden hour on the lake, revisited',
   content: 'Second look at the pier: the **blue hour** after sunset was even better.',
 };
+const MOVED_SLUG = 'golden-hour-revisited';
+const SCHEDULED = {
+  title: 'Autumn mini sessions in the park',
+  slug: 'autumn-mini-sessions-in-the-park',
+  content: 'Twenty minutes under the maples, **prints included**.',
+};
 const IMAGES = [
   {
     file: 'pier-at-sunset.png',
@@ -561,6 +567,75 @@ describe("an editor's day in the admin of a production build", () => {
     });
     const read = await api('/api/artikel/spring-mini-sessions-are-open');
     expect(read.status).toBe(200);
+  });
+
+  step(
+    'a published article whose slug an editor changes is served at the new address, and the old one redirects there',
+    120_000,
+    async () => {
+      await openArticleFromList(EDITED.title);
+      const oldSlug = walk.slug;
+      await field('URL slug').fill(MOVED_SLUG);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expectNotice('Saved document');
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await expectNotice('Published document');
+
+      const moved = await fetch(`${baseUrl()}/api/artikel/${encodeURIComponent(oldSlug)}`, { redirect: 'manual' });
+      expect(moved.status).toBe(301);
+      expect(moved.headers.get('location')).toBe(`/api/artikel/${MOVED_SLUG}`);
+      const read = await readArticle(MOVED_SLUG);
+      expect(read.status).toBe(200);
+      expect(read.body.data).toMatchObject({ slug: MOVED_SLUG, title: EDITED.title, status: 'published' });
+      walk.slug = MOVED_SLUG;
+    },
+  );
+
+  step('a draft an editor gives a "Publish at" time is listed as scheduled and goes live by itself at that time', 240_000, async () => {
+    // The admin's time field has minutes: the next whole minute at least 20 s away (after midnight, UTC, so it stays today).
+    let due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+    if (due.getUTCDate() !== new Date().getUTCDate()) {
+      await page.waitForTimeout(due.getTime() - Date.now() + 1_000);
+      due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+    }
+    await page.getByRole('link', { name: 'Content Manager' }).click();
+    await page.getByRole('link', { name: 'Article', exact: true }).click();
+    await page.getByRole('link', { name: 'Create new entry' }).first().click();
+    await page.getByRole('heading', { name: 'Create an entry', level: 1 }).waitFor();
+    await field('Title').fill(SCHEDULED.title);
+    await contentEditor().click();
+    await page.keyboard.type(SCHEDULED.content);
+    await page.getByRole('combobox', { name: 'Category', exact: true }).click();
+    await page.getByRole('option', { name: CATEGORY }).click();
+    const time = page.getByRole('combobox', { name: 'Choose time' });
+    await time.fill(due.toISOString().slice(11, 16));
+    await time.press('Tab');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectNotice('Saved document');
+    await page.waitForURL((url) => !url.pathname.endsWith('/create'));
+    const slug = await filledValue(field('URL slug'));
+    expect(slug).toBe(SCHEDULED.slug);
+    expect((await api(`/api/artikel/${slug}`)).status).toBe(404);
+
+    await page.getByRole('link', { name: 'Article', exact: true }).click();
+    await page.getByRole('columnheader', { name: /Publish at/ }).waitFor();
+    await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).waitFor();
+
+    const deadline = due.getTime() + 30_000;
+    let live = await api(`/api/artikel/${slug}`);
+    while (live.status !== 200 && Date.now() < deadline) {
+      await page.waitForTimeout(500);
+      live = await api(`/api/artikel/${slug}`);
+    }
+    expect(live.status).toBe(200);
+    expect(live.body.data).toMatchObject({
+      title: SCHEDULED.title,
+      status: 'published',
+      publish_at: null,
+      published_at: due.toISOString(),
+    });
+    await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).click();
+    await page.getByRole('status', { name: 'published', exact: true }).waitFor();
   });
 
   step('the API reference page the README links renders every route of the OpenAPI document, from the service alone', 90_000, async () => {

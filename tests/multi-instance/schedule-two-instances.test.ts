@@ -128,4 +128,58 @@ onPostgres('scheduling and changes on two service instances on one PostgreSQL da
     expect((await read(first, `/api/artikel/${moved}`)).status).toBe(404);
     expect((await read(first, `/api/artikel/${slug}`)).status).toBe(404);
   });
+
+  it('publish 20 schedules due a tenth of a second apart each once, within 5 s, with one entry.publish webhook each', async () => {
+    const start = Date.now() + 4_000;
+    const scheduled: Array<{ id: string; slug: string; publishAt: string }> = [];
+    for (let n = 0; n < 20; n += 1) {
+      posted += 1;
+      const publishAt = inJakarta(start + n * 100);
+      const created = await request(n % 2 === 0 ? first : second, 'POST', '/api/artikel', {
+        title: `Lantern ${posted}`,
+        category: 'Evenings',
+        content: 'Due soon.',
+        status: 'scheduled',
+        publish_at: publishAt,
+      });
+      expect(created.status).toBe(201);
+      scheduled.push({ id: created.body.data.id, slug: created.body.data.slug, publishAt });
+    }
+    // Polled on alternate instances every 100 ms; lateness is when each was first seen live.
+    const firstSeen = new Map<string, number>();
+    let poll = 0;
+    await eventually(
+      async () => {
+        poll += 1;
+        const service = poll % 2 === 0 ? first : second;
+        await Promise.all(
+          scheduled
+            .filter(({ slug }) => !firstSeen.has(slug))
+            .map(async ({ slug }) => {
+              const answer = await fetch(`${service.baseUrl}/api/artikel/${slug}`, { method: 'HEAD' });
+              if (answer.status === 200) firstSeen.set(slug, Date.now());
+            }),
+        );
+        return firstSeen.size === scheduled.length;
+      },
+      60_000,
+      'every schedule live',
+    );
+    const lateness = scheduled
+      .map(({ slug, publishAt }) => (firstSeen.get(slug) ?? Infinity) - new Date(publishAt).getTime())
+      .sort((a, b) => a - b);
+    reportFigure(
+      'scheduled publishing lateness with two instances (20 schedules)',
+      `p50 ${lateness[Math.floor(lateness.length / 2)]} ms, max ${lateness[lateness.length - 1]} ms`,
+    );
+    expect(lateness[lateness.length - 1]).toBeLessThan(5_000);
+
+    await receiver.waitFor(() => scheduled.every(({ id }) => receiver.eventsFor(id, 'entry.publish').length > 0));
+    await sleep(3_000);
+    const webhooks = scheduled.map(({ id }) => receiver.eventsFor(id, 'entry.publish').length);
+    reportFigure('entry.publish webhooks for 20 schedules on two instances', `${webhooks.reduce((sum, count) => sum + count, 0)}`);
+    expect(webhooks).toEqual(scheduled.map(() => 1));
+    const total = (await read(first, '/api/artikel?kategori=evenings&limit=50')).body?.meta?.pagination.total;
+    expect(total).toBeGreaterThanOrEqual(20);
+  }, 120_000);
 });

@@ -26,6 +26,7 @@ const FULL_KEYS = [
   'meta_description',
   'meta_keywords',
   'meta_title',
+  'publish_at',
   'related',
   'status',
   'json_ld',

@@ -37,6 +37,8 @@ export const CATEGORY_NAME_UNIQUE_INDEX = 'categories_name_uq';
 export const VIEW_COUNT_UNIQUE_INDEX = 'artikel_view_counts_article_uq';
 /** The ids of the published article rows (a partial index): see repositories/articles/published-rows.ts. */
 export const PUBLISHED_ARTICLE_IDS_INDEX = 'artikel_published_article_ids';
+/** The articles with a schedule (a partial index): see services/scheduled-publishing.ts. */
+export const SCHEDULED_ARTICLES_INDEX = 'artikel_scheduled_articles';
 
 /** The longest Idempotency-Key the contract takes, in characters (its stored column is as wide). */
 export const IDEMPOTENCY_KEY_LENGTH = 255;

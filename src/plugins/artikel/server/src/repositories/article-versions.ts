@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { database } from '../infrastructure/transactions';
+import { readDatabase } from '../infrastructure/transactions';
 
 interface VersionRow {
   slug: string | null;
@@ -24,7 +24,8 @@ const millis = (value: unknown): string => {
  * however often the article is read meanwhile. Null for an article that does not exist.
  */
 export async function articleVersion(strapi: Core.Strapi, documentId: string): Promise<string | null> {
-  const rows = (await database(strapi)(TABLES.articles)
+  // Inside a write, its transaction; else (a public read) SQLite's read connection, never waiting on a write.
+  const rows = (await readDatabase(strapi)(TABLES.articles)
     .select('slug', 'updated_at', 'published_at', 'publish_at')
     .where('document_id', documentId)) as VersionRow[];
   if (rows.length === 0) return null;

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
-import { database } from '../infrastructure/transactions';
+import { database, readDatabase } from '../infrastructure/transactions';
 import { FIELD_LIMITS } from '../utils/field-limits';
 
 interface OldSlugRow {
@@ -18,7 +18,9 @@ export function oldSlugs(strapi: Core.Strapi) {
   return {
     /** The article an old slug belongs to, or null. */
     async documentOf(slug: string): Promise<string | null> {
-      const row = (await table().select('document_id').where('slug', slug).first()) as Pick<OldSlugRow, 'document_id'> | undefined;
+      // Asked by public reads of unknown slugs too: on SQLite's read connection, never behind a write.
+      const row = (await readDatabase(strapi)(TABLES.oldSlugs).select('document_id').where('slug', slug).first()) as
+        Pick<OldSlugRow, 'document_id'> | undefined;
       return row?.document_id ?? null;
     },
 
