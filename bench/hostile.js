@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // Whether one hostile request can hold the service: our app on a seeded SQLite file, and for each
@@ -59,7 +60,7 @@ async function cachedRead(baseUrl, sent) {
       if (response.status !== 200) throw new Error(`${CACHED_READ} answered ${response.status}`);
       return performance.now() - sent;
     } catch (error) {
-      if (attempt >= 3 || error.cause?.code !== 'ECONNRESET') throw error;
+      if (attempt >= 3 || /** @type {any} */ (error).cause?.code !== 'ECONNRESET') throw error;
     }
   }
 }
@@ -103,6 +104,7 @@ async function main() {
   const headers = { Authorization: `Bearer ${token}` };
   const requests = [];
   try {
+    /** @type {any} */
     const categories = await (await fetch(`${baseUrl}${CACHED_READ}`)).json();
     for (const request of hostileRequests(categories.data[0].slug)) {
       const rounds = [];

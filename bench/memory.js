@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The server's memory under a flood of distinct reads: our app (read cache at its default size, or
@@ -58,6 +59,7 @@ async function checkAnswers(baseUrl, databaseFile, slugs, searches) {
     const titleOf = db.prepare('SELECT title FROM articles WHERE slug = ? AND published_at IS NOT NULL').pluck();
     for (const slug of slugs) {
       const response = await fetch(`${baseUrl}/api/artikel/${encodeURIComponent(slug)}`);
+      /** @type {any} */
       const body = await response.json();
       checked += 1;
       if (response.status !== 200 || body.data.title !== titleOf.get(slug)) wrong.push(`${slug}: ${response.status} ${body.data?.title}`);
@@ -70,6 +72,7 @@ async function checkAnswers(baseUrl, databaseFile, slugs, searches) {
       .pluck();
     for (const q of searches) {
       const response = await fetch(`${baseUrl}/api/artikel?q=${encodeURIComponent(q)}`);
+      /** @type {any} */
       const body = await response.json();
       const expected = countOf.get(
         q
@@ -117,6 +120,10 @@ async function main() {
     extra: { ARTIKEL_READ_CACHE_MB: String(options.cacheMb), DATABASE_SQLITE_MMAP_MB: String(options.mmapMb) },
   });
   const steps = [];
+  /**
+   * @param {string} label
+   * @param {{ requests: number, rps: number, non2xx: number } | null} [load] load-worker.js's summary of a run
+   */
   const step = (label, load = null) => {
     const memory = memoryOf(server.child.pid);
     steps.push({ label, memory, load });

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // Reads while articles are written. Readers at --connections drive the seven public reads in a
@@ -30,7 +31,7 @@ const CATEGORY_NAMES = ['Landscapes', 'Portraits', 'Weddings', 'Studio'];
 
 async function getJson(baseUrl, pathName) {
   const response = await fetch(`${baseUrl}${pathName}`);
-  return { status: response.status, body: response.status === 200 ? await response.json() : await response.text() };
+  return { status: response.status, body: /** @type {any} */ (response.status === 200 ? await response.json() : await response.text()) };
 }
 
 /**
@@ -39,6 +40,7 @@ async function getJson(baseUrl, pathName) {
  * sampler compares with fresh reads at random moments.
  */
 function startWriters({ baseUrl, token, editor, slugs, writesPerSecond, firstNumber }) {
+  /** @type {{ posts: { status: number, ms: number }[], edits: { status: number, ms: number }[], checks: number, stale: string[], failures: string[] }} */
   const outcome = { posts: [], edits: [], checks: 0, stale: [], failures: [] };
   const expectations = new Map();
   let running = true;
@@ -62,6 +64,7 @@ function startWriters({ baseUrl, token, editor, slugs, writesPerSecond, firstNum
         }),
       });
       const ms = performance.now() - started;
+      /** @type {any} */
       const body = await response.json().catch(() => null);
       outcome.posts.push({ status: response.status, ms });
       if (response.status !== 201) {

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // node bench/pg-search.js [--articles N]: the search on PostgreSQL alone, without HTTP. Fills a
@@ -16,15 +17,9 @@ const { createArticleGenerator } = require('./lib/article-generator');
 const { searchWordSample, SEARCH_SQL_WORDS } = require('./lib/endpoints');
 const { startCluster, stopCluster } = require('./lib/pg-cluster');
 const { median } = require('./lib/median');
+const { searchWords } = require('./lib/plugin');
 
-const ROOT = path.resolve(__dirname, '..');
 const BATCH = 500;
-
-function pluginSearchTerms() {
-  const compiled = path.join(ROOT, 'dist', 'src', 'plugins', 'artikel', 'server', 'src', 'utils', 'search-words.js');
-  if (!fs.existsSync(compiled)) throw new Error("Run `npm run build` first: the benchmark uses the plugin's compiled word splitting.");
-  return require(compiled).searchTerms;
-}
 
 const wholeText = (article) => [article.title, article.content, article.tags].map((text) => (text ?? '').toLowerCase()).join('\n');
 
@@ -40,7 +35,7 @@ async function main() {
   const articlesFlag = process.argv.indexOf('--articles');
   const total = articlesFlag === -1 ? 100_000 : Number(process.argv[articlesFlag + 1]);
   if (!Number.isSafeInteger(total) || total < 1) throw new Error('--articles takes a whole number');
-  const searchTerms = pluginSearchTerms();
+  const { searchTerms } = searchWords();
 
   const { dir: clusterDir, env } = startCluster();
   const client = new Client({

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // node bench/public-site.js [--articles 100000]: what the public site's feeds and sitemap cost on a

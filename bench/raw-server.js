@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The raw limit: the seven reads of /api/artikel served by node:http and better-sqlite3 alone, on
@@ -13,6 +14,7 @@ const http = require('node:http');
 const Database = require('better-sqlite3');
 const { createQueries } = require('./lib/raw-queries');
 const { createRecords, parseTags } = require('./lib/raw-records');
+const { tagKey } = require('./lib/plugin').tags;
 
 const LIST_DEFAULT_LIMIT = 10;
 const LIST_MAX_LIMIT = 50;
@@ -102,7 +104,7 @@ function createHandler({ queries, records }) {
       noParameters(params);
       const found = queries.readBySlug(slug);
       if (!found) throw new HttpError(404, 'NotFoundError', `No published article has the slug "${slug}"`);
-      const tagKeys = parseTags(found.row.tags).map((tag) => tag.toLowerCase());
+      const tagKeys = parseTags(found.row.tags).map(tagKey);
       const related = queries.related(found.row, tagKeys).map(records.summary);
       return { data: records.full(found.row, found.views, related) };
     },

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The benchmark in one command: build, seed, start every server (ours, stock Strapi, raw, ...)
@@ -166,8 +167,9 @@ async function startWarm({ name, store, plan: fullPlan, options }) {
   try {
     instances = await startInstances({ name, store, options });
   } catch (error) {
-    say(`[${name}] FAILED: ${error.message}`);
-    return { failed: error.message.split('\n')[0], endpoints: {} };
+    const { message } = /** @type {Error} */ (error);
+    say(`[${name}] FAILED: ${message}`);
+    return { failed: message.split('\n')[0], endpoints: {} };
   }
   const ports = instances.map((instance) => instance.port);
   const outcome = { instances, ports, startupSeconds: instances[0].startupSeconds, endpoints: {} };
@@ -233,8 +235,9 @@ async function measureEndpoint({ endpoint, live, outcomes, samples, options }) {
         await settle(name, ports, readyPath);
         outcomes[name].endpoints[endpoint.key].rounds.push(run);
       } catch (error) {
-        say(`[${name}] FAILED during ${endpoint.key}: ${error.message}`);
-        outcomes[name].failed = error.message.split('\n')[0];
+        const { message } = /** @type {Error} */ (error);
+        say(`[${name}] FAILED during ${endpoint.key}: ${message}`);
+        outcomes[name].failed = message.split('\n')[0];
       }
     }
   }
@@ -253,7 +256,9 @@ function chooseServers(options) {
     .filter(Boolean);
   for (const name of asked)
     if (!SERVER_DEFINITIONS[name]) throw new Error(`Unknown server "${name}"; known: ${Object.keys(SERVER_DEFINITIONS).join(', ')}`);
-  const servers = asked.filter((name) => SERVERS.find((server) => server.key === name).stores.includes(options.store));
+  const servers = asked.filter((name) =>
+    /** @type {(typeof SERVERS)[number]} */ (SERVERS.find((server) => server.key === name)).stores.includes(options.store),
+  );
   for (const name of asked.filter((n) => !servers.includes(n))) say(`[${name}] skipped on ${STORE_NAMES[options.store]}: ${NOT_ON[name]}.`);
   if (servers.length === 0) throw new Error(`No server left to measure on ${STORE_NAMES[options.store]}`);
   return servers;

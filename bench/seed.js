@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // Fast benchmark data: Strapi creates its own schema and the categories once, then the articles go
@@ -83,9 +84,14 @@ async function insertArticles(databaseFile, total) {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -262144');
-    const categories = CATEGORIES.map((category) => db.prepare('SELECT id, locale FROM categories WHERE slug = ?').get(category.slug));
+    const categories = CATEGORIES.map(
+      (category) =>
+        /** @type {{ id: number, locale: string } | undefined} */ (
+          db.prepare('SELECT id, locale FROM categories WHERE slug = ?').get(category.slug)
+        ),
+    );
     if (categories.some((row) => row === undefined)) throw new Error('The categories created through Strapi are missing');
-    const existing = db.prepare('SELECT count(*) AS n FROM articles').get().n;
+    const existing = /** @type {{ n: number }} */ (db.prepare('SELECT count(*) AS n FROM articles').get()).n;
     if (existing !== 0) throw new Error(`Expected an empty articles table, found ${existing} rows`);
 
     const generator = createArticleGenerator();
@@ -94,7 +100,7 @@ async function insertArticles(databaseFile, total) {
     const insertBatch = db.transaction((from, to) => {
       for (let index = from; index < to; index += 1) {
         const article = generator.article(index, total);
-        const category = categories[article.categoryIndex];
+        const category = /** @type {{ id: number, locale: string }} */ (categories[article.categoryIndex]);
         insert(article, category.id, category.locale);
         if (article.publishedAt !== null) published += 1;
       }
@@ -116,7 +122,11 @@ async function insertArticles(databaseFile, total) {
     db.exec('ANALYZE articles; ANALYZE articles_category_lnk');
     // The app runs in WAL mode; setting it now saves the first server start a journal switch.
     db.pragma('journal_mode = WAL');
-    return { published, drafts: total - published, rows: db.prepare('SELECT count(*) AS n FROM articles').get().n };
+    return {
+      published,
+      drafts: total - published,
+      rows: /** @type {{ n: number }} */ (db.prepare('SELECT count(*) AS n FROM articles').get()).n,
+    };
   } finally {
     db.close();
   }

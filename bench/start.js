@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // How soon our app answers after it starts on a seeded SQLite file, with its tag and search index
@@ -31,6 +32,7 @@ const SAMPLE_EVERY_MS = 5000;
 async function timedGet(baseUrl, url) {
   const started = performance.now();
   const response = await fetch(`${baseUrl}${url}`);
+  /** @type {any} */
   const body = await response.json();
   return { url, status: response.status, ms: Math.round(performance.now() - started), total: body.meta?.pagination?.total ?? null };
 }
@@ -70,6 +72,12 @@ async function main() {
   );
 
   const server = await startApp({ store, name: 'start', waitForIndex: false });
+  /**
+   * @type {{ nodeOptions: string, firstAnswerSeconds: number, target: number,
+   *   duringBuild: Awaited<ReturnType<typeof timedGet>>[], indexedSeconds: number | null,
+   *   buildWatch: { seconds: number, complete: boolean, samples: Awaited<ReturnType<typeof watchBuild>>['samples'] } | null,
+   *   peakRssMb: number | null, buildingInBackground?: boolean }}
+   */
   const result = {
     nodeOptions: serviceNodeOptions(),
     firstAnswerSeconds: server.startupSeconds,

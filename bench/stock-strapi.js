@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // Stock Strapi for the benchmark: THE SAME app (same dist build, same database file) with Strapi's
@@ -50,7 +51,7 @@ const PERMISSION_UID = 'plugin::users-permissions.permission';
 
 /** What `strapi generate` would have written as routes/, controllers/ and services/ for each type. */
 function addStockRest(strapi) {
-  for (const uid of [ARTICLE_UID, CATEGORY_UID]) {
+  for (const uid of /** @type {import('@strapi/strapi').UID.ContentType[]} */ ([ARTICLE_UID, CATEGORY_UID])) {
     strapi.get('services').set(uid, factories.createCoreService(uid));
     strapi.get('controllers').set(uid, factories.createCoreController(uid));
   }

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // Writes: articles created and published per second, one at a time and --concurrency at once.
@@ -83,7 +84,7 @@ async function post(url, headers, body, okStatus) {
 function publishedCount(file) {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get();
+    return /** @type {number} */ (db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get());
   } finally {
     db.close();
   }
@@ -103,10 +104,9 @@ function publishedSlugs(file, count) {
 function editedCount(file) {
   const db = new Database(file, { readonly: true });
   try {
-    return db
-      .prepare("SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND summary LIKE 'Edited by the benchmark %'")
-      .pluck()
-      .get();
+    return /** @type {number} */ (
+      db.prepare("SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND summary LIKE 'Edited by the benchmark %'").pluck().get()
+    );
   } finally {
     db.close();
   }
@@ -127,10 +127,10 @@ async function measureHttp({ name, label, seedInfo, options, start, request, cou
       say(`[${name}] ${options.sequential} articles one at a time, then ${options.concurrent} with ${options.concurrency} at once ...`);
       const sequential = await timedRequests(options.sequential, 1, send);
       const concurrent = await timedRequests(options.concurrent, options.concurrency, send);
-      for (const [mode, run] of [
+      for (const [mode, run] of /** @type {[string, typeof sequential][]} */ ([
         ['one at a time', sequential],
         [`${options.concurrency} at once`, concurrent],
-      ]) {
+      ])) {
         say(
           `[${name}] ${mode}: ${run.perSecond.toFixed(1)} articles/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failed ? `, ${run.failed} failed: ${run.failures.join(' | ')}` : ''}`,
         );
@@ -155,7 +155,12 @@ function measureRaw({ seedInfo, count }) {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    const categories = CATEGORIES.map((category) => db.prepare('SELECT id, locale FROM categories WHERE slug = ?').get(category.slug));
+    const categories = CATEGORIES.map(
+      (category) =>
+        /** @type {{ id: number, locale: string } | undefined} */ (
+          db.prepare('SELECT id, locale FROM categories WHERE slug = ?').get(category.slug)
+        ),
+    );
     const insert = prepareInserts(db);
     const generator = createArticleGenerator();
     const latencies = [];
@@ -166,7 +171,7 @@ function measureRaw({ seedInfo, count }) {
       // A fresh generator repeats the seeded titles: the slug gets a suffix, and the dates are now.
       const now = Date.now();
       const article = { ...generated, slug: `${generated.slug}-write-${n}`, createdAt: now, updatedAt: now, publishedAt: now };
-      const category = categories[n % categories.length];
+      const category = /** @type {{ id: number, locale: string }} */ (categories[n % categories.length]);
       db.transaction(() => insert(article, category.id, category.locale))();
       latencies.push(performance.now() - begun);
     }
@@ -253,6 +258,7 @@ async function main() {
         readyPath: '/api/categories',
         extra: { ARTIKEL_BENCHMARK: 'stock-rest', STOCK_WRITES: '1' },
       });
+      /** @type {any} */
       const categories = await (await fetch(`http://127.0.0.1:${server.port}/api/categories?pagination[pageSize]=100`)).json();
       const categoryIds = new Map(categories.data.map((category) => [category.name, category.documentId]));
       return { server, headers: {}, categoryIds };

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 /**
@@ -5,7 +6,15 @@
  * is an error: a typo like --article should not silently run the default size. Numbers must be
  * positive, except those named in `zeroAllowed` (0 turning something off).
  */
+/**
+ * @template {Record<string, any>} T
+ * @param {string[]} argv
+ * @param {T} defaults
+ * @param {{ zeroAllowed?: string[] }} [options]
+ * @returns {T}
+ */
 function parseArgs(argv, defaults, { zeroAllowed = [] } = {}) {
+  /** @type {Record<string, any>} */
   const options = { ...defaults };
   for (let i = 0; i < argv.length; i += 1) {
     const match = /^--([a-z][a-z-]*)(?:=(.*))?$/.exec(argv[i]);
@@ -33,7 +42,7 @@ function parseArgs(argv, defaults, { zeroAllowed = [] } = {}) {
       options[name] = raw;
     }
   }
-  return options;
+  return /** @type {T} */ (options);
 }
 
 module.exports = { parseArgs };

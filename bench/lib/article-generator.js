@@ -1,26 +1,26 @@
+// @ts-check
 'use strict';
 
 const { createRandom, weightedPicker } = require('./prng');
 const { AUTHORS, CATEGORIES, FUNCTION_WORDS, TAGS, buildVocabulary } = require('./vocabulary');
+const { content: pluginContent, slugText, tags: pluginTags } = require('./plugin');
 
 // Five years of publishing, fixed rather than relative to today so a seed is reproducible.
 const FIRST_DAY = Date.UTC(2021, 0, 1);
 const LAST_DAY = Date.UTC(2026, 0, 1);
 const DRAFT_SHARE = 0.05;
-const SUMMARY_LENGTH = 200;
 const STUDIO_NAME = 'Studio';
 const DOCUMENT_ID_LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const DOCUMENT_ID_CHARACTERS = `${DOCUMENT_ID_LETTERS}0123456789`;
 
 const capitalize = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** Lowercase, hyphenated, ASCII only: what the plugin's slugify gives for these ASCII titles. */
-function slugOf(title) {
-  return title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
+/**
+ * The plugin's slug for a title (utils/slug-text.ts).
+ * @param {string} title
+ * @returns {string}
+ */
+const slugOf = (title) => slugText.slugFromTitle(title);
 
 /**
  * Deterministic article data: the same seed gives the same articles in the same order. Word
@@ -28,6 +28,7 @@ function slugOf(title) {
  */
 function createArticleGenerator(seed = 20260101) {
   const random = createRandom(seed);
+  const { summarize } = pluginContent();
   const { words, real } = buildVocabulary(random);
   const vocabularyWord = (() => {
     const pick = weightedPicker(
@@ -94,18 +95,12 @@ function createArticleGenerator(seed = 20260101) {
     return { markdown: blocks.join('\n\n'), intro };
   };
 
-  /** The plugin's default: the first sentences of the plain text up to about 200 characters. */
-  const summaryOf = (intro) => {
-    let summary = '';
-    for (const part of intro.match(/[^.]+\.\s?/g) ?? [intro]) {
-      if ((summary + part).trim().length > SUMMARY_LENGTH) break;
-      summary += part;
-    }
-    summary = summary.trim();
-    if (summary !== '') return summary;
-    const cut = intro.slice(0, SUMMARY_LENGTH);
-    return `${cut.slice(0, cut.lastIndexOf(' ')).replace(/[\s,;:.-]+$/, '')}…`;
-  };
+  /**
+   * The plugin's default summary (utils/content.ts `summarize`), taken of the intro alone: it is the
+   * same as the whole content's whenever the intro is longer than the summary, and renders far less.
+   * @param {string} intro
+   */
+  const summaryOf = (intro) => summarize(intro);
 
   const title = () => {
     const count = random.int(3, 7);
@@ -118,8 +113,8 @@ function createArticleGenerator(seed = 20260101) {
   /** Like the plugin: the title's slug, or its first free -2, -3, ... */
   const uniqueSlug = (base) => {
     for (let attempt = 1; ; attempt += 1) {
-      const slug = attempt === 1 ? base : `${base}-${attempt}`;
-      if (!takenSlugs.has(slug) && slug !== 'categories' && slug !== 'latest') {
+      const slug = slugText.withSuffix(base, attempt);
+      if (!takenSlugs.has(slug) && !slugText.RESERVED_SLUGS.has(slug)) {
         takenSlugs.add(slug);
         return slug;
       }
@@ -130,7 +125,7 @@ function createArticleGenerator(seed = 20260101) {
     const chosen = new Set();
     const count = random.int(1, 6);
     while (chosen.size < count) chosen.add(TAGS[tagPick()]);
-    return [...chosen].join(', ');
+    return pluginTags.formatTags([...chosen]);
   };
 
   /** Article number `index` of `total`, in creation order (creation dates grow with the index). */

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // A hand-written SVG, so the result needs nothing to be looked at but a browser or GitHub's viewer.
@@ -51,7 +52,7 @@ const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-U
 function niceScale(largest) {
   const rough = largest / 5;
   const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough);
+  const step = /** @type {number} */ ([1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough));
   return { max: Math.ceil(largest / step) * step, step };
 }
 

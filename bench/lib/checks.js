@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 const { httpGet } = require('./http-get');
@@ -72,7 +73,7 @@ async function checkEndpoint({ server, port, endpoint, slugs }) {
       answers.push({ index, status: response.status, ...answer });
       problems.push(...problemsOf(endpoint, path, response, answer, endpoint.key === 'slug' ? slugs[index] : undefined));
     } catch (error) {
-      problems.push(`${path}: ${error.message}`);
+      problems.push(`${path}: ${/** @type {Error} */ (error).message}`);
     }
   }
   if (endpoint.expect.kind === 'page' && answers.length > 0 && answers.every((answer) => answer.total === 0))

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // Results of the scripts beside bench/run.js (mixed workload, memory, writes): each as JSON and as a

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 const path = require('node:path');
@@ -11,8 +12,11 @@ const WORKER = path.join(__dirname, 'load-worker.js');
  * Drives `paths` on 127.0.0.1 from a separate process and resolves with its summary. `ports` holds
  * one port per instance of the server; the connections are spread over them round-robin. With
  * `onlyVisit` each path is requested exactly once (a flood of distinct requests) and that is the run.
+ * @param {{ ports: number[], paths: string[], connections: number, seconds?: number, warmupSeconds?: number,
+ *   visitEveryPath?: boolean, drainPath?: string, onlyVisit?: boolean }} job
+ * @returns {Promise<any>} load-worker.js's summary of the run
  */
-function runLoad({ ports, paths, connections, seconds, warmupSeconds, visitEveryPath = true, drainPath, onlyVisit = false }) {
+function runLoad({ ports, paths, connections, seconds = 0, warmupSeconds = 0, visitEveryPath = true, drainPath, onlyVisit = false }) {
   return new Promise((resolve, reject) => {
     const worker = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -30,7 +34,7 @@ function runLoad({ ports, paths, connections, seconds, warmupSeconds, visitEvery
       },
       (onlyVisit ? DRAIN_TIMEOUT_MS : (seconds + warmupSeconds + 60) * 1000) + (drainPath ? DRAIN_TIMEOUT_MS : 0),
     );
-    worker.on('message', (message) => {
+    worker.on('message', (/** @type {any} */ message) => {
       if (message.type === 'result') settle(resolve, message.result);
       else settle(reject, new Error(`load worker: ${message.message}`));
     });

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The load generator, run in its own process (bench/lib/load-client.js forks it) so that
@@ -10,6 +11,11 @@ const autocannon = require('autocannon');
 const { drain } = require('./http-get');
 
 /** Rotates over the paths across all connections (of all ports), so a run spreads over many slugs and words. */
+/**
+ * @param {string[]} paths
+ * @param {number} startAt
+ * @returns {import('autocannon').Request[]}
+ */
 function rotatingRequests(paths, startAt) {
   let next = startAt;
   return [
@@ -24,11 +30,16 @@ function rotatingRequests(paths, startAt) {
   ];
 }
 
+/**
+ * @param {{ ports: number[], paths: string[], connections: number, seconds?: number, amount?: number, startAt: number }} run
+ * @returns {Promise<any>} autocannon's result
+ */
 function runOnce({ ports, paths, connections, seconds, amount, startAt }) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
-        url: ports.map((port) => `http://127.0.0.1:${port}`),
+        // autocannon takes one URL per port (round-robin); @types/autocannon only knows a single string.
+        url: /** @type {string} */ (/** @type {unknown} */ (ports.map((port) => `http://127.0.0.1:${port}`))),
         connections,
         ...(amount === undefined ? { duration: seconds } : { amount }),
         pipelining: 1,
@@ -61,12 +72,29 @@ function summarize(result, connections) {
   };
 }
 
-process.on('message', async (job) => {
+/**
+ * What load-client.js sends.
+ * @typedef {{ ports: number[], paths: string[], connections: number, seconds: number, warmupSeconds: number,
+ *   visitEveryPath?: boolean, drainPath?: string, onlyVisit?: boolean }} LoadJob
+ */
+
+/**
+ * Reports to the parent (load-client.js forks this file, so there is an IPC channel) and exits.
+ * @param {object} message
+ * @param {number} code
+ */
+function report(message, code) {
+  if (!process.send) throw new Error('bench/lib/load-worker.js runs only as a child of bench/lib/load-client.js');
+  process.send(message, () => process.exit(code));
+}
+
+process.on('message', async (message) => {
+  const job = /** @type {LoadJob} */ (message);
   try {
     // A flood: every path exactly once (spread over the connections), measured as one run.
     if (job.onlyVisit) {
       const result = await runOnce({ ...job, amount: job.paths.length, startAt: 0 });
-      process.send({ type: 'result', result: summarize(result, job.connections) }, () => process.exit(0));
+      report({ type: 'result', result: summarize(result, job.connections) }, 0);
       return;
     }
     // Warm-up: every path once on every instance (each instance's caches see each slug and word
@@ -78,10 +106,11 @@ process.on('message', async (job) => {
     }
     if (job.warmupSeconds > 0) await runOnce({ ...job, seconds: job.warmupSeconds, startAt: 0 });
     // The warm-up's last requests are still running on the server; the measurement starts after them.
-    if (job.drainPath) await Promise.all(job.ports.map((port) => drain(port, job.drainPath)));
+    const { drainPath } = job;
+    if (drainPath) await Promise.all(job.ports.map((port) => drain(port, drainPath)));
     const result = await runOnce({ ...job, seconds: job.seconds, startAt: Math.floor(job.paths.length / 2) });
-    process.send({ type: 'result', result: summarize(result, job.connections) }, () => process.exit(0));
+    report({ type: 'result', result: summarize(result, job.connections) }, 0);
   } catch (error) {
-    process.send({ type: 'error', message: String(error?.stack ?? error) }, () => process.exit(1));
+    report({ type: 'error', message: String((error instanceof Error && error.stack) || error) }, 1);
   }
 });

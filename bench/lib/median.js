@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 /** The middle value (the mean of the middle two of an even number); NaN for none. */

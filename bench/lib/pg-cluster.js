@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // A throwaway PostgreSQL cluster for one benchmark run, through scripts/postgres-cluster.sh (which
@@ -40,7 +41,7 @@ function stopCluster(dir) {
   try {
     execFileSync('bash', [SCRIPT, 'stop', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
   } catch (error) {
-    process.stderr.write(`Could not stop the PostgreSQL cluster in ${dir}: ${error.message}\n`);
+    process.stderr.write(`Could not stop the PostgreSQL cluster in ${dir}: ${/** @type {Error} */ (error).message}\n`);
   }
 }
 

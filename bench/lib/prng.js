@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // A seeded generator, so that the same --articles value always yields the same data and two runs

@@ -1,6 +1,8 @@
+// @ts-check
 'use strict';
 
 const crypto = require('node:crypto');
+const { tagKey } = require('./plugin').tags;
 
 // Every read of /api/artikel as prepared SQLite statements, one statement per request where the
 // data allows it: the list's total rides along the page as an uncorrelated subquery, the view
@@ -85,7 +87,7 @@ function createQueries(db, { useSearchIndex = true } = {}) {
     }
     if (tag !== null) {
       clauses.push(`${documentId} IN (SELECT t.document_id FROM artikel_tags t WHERE t.tag = ?)`);
-      params.push(tag.trim().toLowerCase());
+      params.push(tagKey(tag));
     }
     return { where: clauses.join(' AND '), params };
   };

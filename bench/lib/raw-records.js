@@ -1,13 +1,17 @@
+// @ts-check
 'use strict';
 
 const MarkdownIt = require('markdown-it');
+const { content: pluginContent, tags: pluginTags } = require('./plugin');
 
 // The contract's record shapes, built from plain rows. Field order matches the plugin's output so
 // the two can be compared byte for byte by eye.
 
 const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
-const WORDS_PER_MINUTE = 200;
-const SUMMARY_LENGTH = 200;
+// The plugin's own: tags as it parses them, its reading time, and its default summary (only for an
+// article stored without one; the seeded ones all have one).
+const { parseTags } = pluginTags;
+const { readingTimeMinutes, summarize } = pluginContent();
 
 const blankToNull = (value) => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
@@ -18,42 +22,6 @@ function isoString(value) {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-function parseTags(input) {
-  if (!input) return [];
-  const seen = new Set();
-  const tags = [];
-  for (const raw of input.split(',')) {
-    const tag = raw.trim();
-    const key = tag.toLowerCase();
-    if (tag === '' || seen.has(key)) continue;
-    seen.add(key);
-    tags.push(tag);
-  }
-  return tags;
-}
-
-/**
- * Words a reader sees, without rendering: a whitespace-separated token counts when it holds a
- * letter or digit, so Markdown markers (#, -, *, >) alone do not. Same count as the plugin's for
- * the prose the seeder writes.
- */
-function readingTime(content) {
-  let words = 0;
-  for (const token of (content ?? '').split(/\s+/)) if (/[\p{L}\p{N}]/u.test(token)) words += 1;
-  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
-}
-
-/** Only for an article stored without a summary; the seeded ones all have one. */
-function fallbackSummary(content) {
-  const text = (content ?? '')
-    .replace(/[#>*_`~[\]()!-]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (text.length <= SUMMARY_LENGTH) return text;
-  const cut = text.slice(0, SUMMARY_LENGTH);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1))}…`;
-}
-
 function createRecords({ studioName, mediaBaseUrl }) {
   const mediaUrl = (url) => (url.startsWith('/') ? `${mediaBaseUrl.replace(/\/$/, '')}${url}` : url);
 
@@ -61,13 +29,13 @@ function createRecords({ studioName, mediaBaseUrl }) {
     id: row.document_id,
     title: row.title ?? '',
     slug: row.slug ?? '',
-    summary: blankToNull(row.summary) ?? fallbackSummary(row.content),
+    summary: blankToNull(row.summary) ?? summarize(row.content ?? ''),
     category: row.category_name === null ? null : { name: row.category_name, slug: row.category_slug ?? '' },
     tags: parseTags(row.tags),
     cover_image_url: blankToNull(row.cover_image_url) ?? (row.cover_media_url ? mediaUrl(row.cover_media_url) : null),
     author: blankToNull(row.author) ?? studioName,
     views: Number(row.views ?? 0),
-    reading_time: readingTime(row.content),
+    reading_time: readingTimeMinutes(row.content ?? ''),
     published_at: isoString(row.published_at),
     updated_at: isoString(row.updated_at) ?? '',
   });

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The seven public reads in the proportions a studio's site sees them: most requests open one

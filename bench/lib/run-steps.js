@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The steps every benchmark script shares: build the app, seed the store, and describe the
@@ -44,7 +45,7 @@ function seed(articles, store, databaseEnv = {}) {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let info = null;
-    child.on('message', (message) => {
+    child.on('message', (/** @type {any} */ message) => {
       if (message.type === 'seeded') info = message.info;
     });
     child.on('exit', (code) => (code === 0 && info ? resolve(info) : reject(new Error(`bench/seed.js failed (exit ${code})`))));

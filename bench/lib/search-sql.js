@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 const Database = require('better-sqlite3');

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // How Strapi 5 stores the Article and Category content types in SQLite, as observed by creating

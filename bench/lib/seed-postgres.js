@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The articles of bench/seed.js written into a PostgreSQL database whose schema and categories
@@ -115,7 +116,10 @@ async function inTransaction(client, fn) {
   }
 }
 
-/** Inserts `total` generated articles; onProgress(done) after each transaction. Returns the counts. */
+/**
+ * Inserts `total` generated articles; onProgress(done) after each transaction. Returns the counts.
+ * @param {(done: number) => void} [onProgress]
+ */
 async function insertArticles(store, total, onProgress = () => {}) {
   return withPostgres(store, async (client) => {
     await checkLayout(client);

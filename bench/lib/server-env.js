@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 const crypto = require('node:crypto');
@@ -28,6 +29,9 @@ function randomSecrets() {
  * 5.54 only warns that it is no longer supported, and config/server.ts already turns the check off.
  * `store` is a SQLite file or a PostgreSQL database (bench/lib/store.js). Node runs with the options
  * `npm start` gives it (V8's heap cap), so the figures are those of the service as it is started.
+ */
+/**
+ * @param {{ store: any, port?: number, extra?: Record<string, string> }} options
  */
 function serverEnv({ store, port, extra = {} }) {
   const env = withDatabaseEnv(

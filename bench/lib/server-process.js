@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 const fs = require('node:fs');
@@ -13,7 +14,7 @@ function freePort() {
     server.unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
@@ -34,12 +35,18 @@ function tail(file, lines = 30) {
  * `readyPath` answers 200. The first start on a fresh database builds the plugin's indexes, so
  * the wait is long.
  */
+/**
+ * @param {{ name: string, command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, readyPath: string, logFile: string,
+ *   readyTimeoutMs?: number, onWaiting?: (seconds: number) => void }} options
+ */
 async function startServer({ name, command, args, cwd, env, readyPath, logFile, readyTimeoutMs = 600000, onWaiting = () => {} }) {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, 'w');
   const started = Date.now();
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', log, log] });
   fs.closeSync(log);
+  /** @typedef {{ code: number | null, signal: NodeJS.Signals | null }} Exit */
+  /** @type {Exit | null} */
   let exited = null;
   const exit = new Promise((resolve) => {
     child.on('exit', (code, signal) => {
@@ -55,7 +62,9 @@ async function startServer({ name, command, args, cwd, env, readyPath, logFile, 
       onWaiting((Date.now() - started) / 1000);
       nextNotice += 30000;
     }
-    if (exited) throw fail(`exited before answering (code ${exited.code}, signal ${exited.signal})`);
+    // Set by the 'exit' listener, which TypeScript's flow analysis does not see (it keeps `exited` as null).
+    const exitedNow = /** @type {Exit | null} */ (exited);
+    if (exitedNow) throw fail(`exited before answering (code ${exitedNow.code}, signal ${exitedNow.signal})`);
     if (Date.now() - started > readyTimeoutMs) {
       await stopServer({ child, exit });
       throw fail(`did not answer ${readyPath} within ${readyTimeoutMs / 1000} s`);

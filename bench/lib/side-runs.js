@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // What the benchmark scripts beside bench/run.js (mixed workload, memory, writes) share: a private
@@ -83,7 +84,7 @@ async function registerEditor(baseUrl) {
     }),
   });
   if (response.status !== 200) throw new Error(`registering the editor answered ${response.status}: ${await response.text()}`);
-  const jwt = (await response.json()).data.token;
+  const jwt = /** @type {any} */ (await response.json()).data.token;
   return {
     /** The Content Manager's "Publish" with the form's changes: the Document Service updates and publishes. */
     async publishEdit(documentId, form) {

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // Where the benchmark's data lives: a seeded SQLite file, or a database on a throwaway PostgreSQL
@@ -159,6 +160,7 @@ async function indexCounts(store) {
 /**
  * Waits until the app has indexed every published article: it answers at once on a new file and
  * builds its index in the background, and a measurement during the build would time its scans.
+ * @param {(counts: any) => void} [onWaiting]
  */
 async function untilIndexed(store, timeoutMs, onWaiting = () => {}) {
   const started = Date.now();

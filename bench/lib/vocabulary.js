@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 
 // The words, tags and categories the seeder builds articles from. Real English words carry the
