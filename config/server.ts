@@ -52,6 +52,8 @@ const serverConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Ser
     app: {
       keys: secret('APP_KEYS').split(','),
     },
+    // Strapi's MCP server (POST /mcp, admin tokens) with the plugin's article tools: on unless MCP_ENABLED=false.
+    mcp: { enabled: env.bool('MCP_ENABLED', true) },
     // The update check calls a remote registry at every start; this service must boot offline.
     logger: { updates: { enabled: false }, startup: { enabled: false } },
   };

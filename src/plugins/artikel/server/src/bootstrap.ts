@@ -1,8 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { explainEditViews } from './content-manager/edit-view';
 import { getService } from './infrastructure/get-service';
+import { registerArtikelTools } from './mcp/register-tools';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
+  // Before the MCP server starts, which the app's bootstrap follows.
+  registerArtikelTools(strapi);
   // Before the unique index on category slugs, which empty slugs would break.
   const repaired = await getService(strapi, 'categories').repairMissingSlugs();
   if (repaired > 0) strapi.log.info(`artikel: gave ${repaired} categories without a slug one from their name`);

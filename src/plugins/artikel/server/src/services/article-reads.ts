@@ -281,6 +281,17 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       return published?.slug ?? null;
     },
 
+    /**
+     * The article whose current slug this is, whatever its status (its live version when it has
+     * one), without counting a view: for the tools of agents and editors, never for the public.
+     */
+    async anyStatusBySlug(slug: string): Promise<FullArticle | null> {
+      const draft = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'draft', fields: ['slug'] });
+      if (!draft) return null;
+      const live = await strapi.documents(ARTICLE_UID).findOne({ documentId: draft.documentId, status: 'published', fields: ['slug'] });
+      return this.fullArticle(draft.documentId, live ? 'published' : 'draft');
+    },
+
     /** The article's version (see repositories/article-versions.ts), for the tag of its answers. */
     version(documentId: string): Promise<string | null> {
       return articleVersion(strapi, documentId);

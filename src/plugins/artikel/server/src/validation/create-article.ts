@@ -13,7 +13,7 @@ const requiredText = (schema: yup.StringSchema, field: string) =>
  * POST's body: the article's field rules, the required fields, a category name and a status;
  * nothing else. Listed in the specification's order, which is the order errors are reported in.
  */
-const createArticleSchema = yup.object({
+export const createArticleSchema = yup.object({
   title: requiredText(ARTICLE_FIELD_RULES.title, 'title'),
   category: requiredText(text('category'), 'category'),
   content: requiredText(ARTICLE_FIELD_RULES.content, 'content'),

@@ -22,7 +22,7 @@ const positiveWholeNumber = (name: string) =>
 
 const { words: MAX_WORDS, wordCharacters: MAX_WORD_CHARACTERS, characters: MAX_CHARACTERS } = SEARCH_LIMITS;
 
-const listQuerySchema = yup.object({
+export const listQuerySchema = yup.object({
   q: textValue().test(
     'search-limits',
     `q may hold at most ${MAX_WORDS} words of at most ${MAX_WORD_CHARACTERS} characters, ${MAX_CHARACTERS} characters in all: shorten the search`,

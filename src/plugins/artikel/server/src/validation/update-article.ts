@@ -12,7 +12,7 @@ const notBlank = (schema: yup.StringSchema, field: string) =>
  * (title, category, content) may be changed but not cleared; an optional one sent as "" is
  * cleared, and gets its default again where it has one.
  */
-const updateArticleSchema = yup.object({
+export const updateArticleSchema = yup.object({
   title: notBlank(ARTICLE_FIELD_RULES.title, 'title'),
   category: notBlank(text('category'), 'category'),
   content: notBlank(ARTICLE_FIELD_RULES.content, 'content'),

@@ -1,0 +1,237 @@
+import type { Core } from '@strapi/strapi';
+import { z } from '@strapi/utils';
+import { ARTICLE_UID } from '../constants';
+import { getService } from '../infrastructure/get-service';
+import type { FullArticle } from '../presenters/article-records';
+import { articleTag } from '../presenters/representation-tag';
+import type { PostOutcome } from '../services/article-writes';
+import { requestFingerprint } from '../utils/request-fingerprint';
+import { createArticleSchema, validateCreateArticle } from '../validation/create-article';
+import { validateIdempotencyKey } from '../validation/idempotency-key';
+import { validateIfMatch } from '../validation/if-match';
+import { listQuerySchema, validateListQuery, validateSlug } from '../validation/read-queries';
+import { updateArticleSchema, validateUpdateArticle } from '../validation/update-article';
+import { asQuery, inputShapeOf } from './input-schemas';
+import { articleText, refusal, success, summariesText } from './tool-results';
+
+const CM = 'plugin::content-manager.explorer';
+const can = (action: 'read' | 'create' | 'update' | 'delete' | 'publish') => ({ action: `${CM}.${action}`, subject: ARTICLE_UID });
+
+type Ability = { can: (action: string, subject: string) => boolean };
+type Args = Record<string, unknown>;
+type Result = ReturnType<typeof success> | ReturnType<typeof refusal>;
+
+/** What every tool's structuredContent is: the REST answer's data, and its meta where it has one. */
+const OUTPUT = () => z.object({ data: z.unknown(), meta: z.record(z.string(), z.unknown()).optional() });
+
+const FIELD_HELP: Record<string, string> = {
+  title: 'The headline (at most 255 characters).',
+  category: 'A category name or slug; a new name creates the category.',
+  content: 'Markdown or HTML; scripts and unsafe links are removed.',
+  summary: 'Two or three sentences; left out, written from the content.',
+  slug: 'The address /api/artikel/{slug}; left out, made from the title. A new slug moves the article (the old one redirects).',
+  tags: 'Comma-separated, at most 20 tags of 50 characters.',
+  cover_image_url: 'An absolute https URL of a cover photo hosted elsewhere.',
+  author: "Left out, the studio's name.",
+  status: 'published (default on create), draft, or scheduled (with publish_at).',
+  publish_at: 'With status scheduled: when it goes live, ISO-8601 with a time zone, in the future.',
+  meta_title: 'SEO title; left out, the title.',
+  meta_description: 'SEO description (at most 500 characters); left out, the summary.',
+  meta_keywords: 'SEO keywords, comma-separated.',
+  q: 'Words that must all occur (any case) in the title, content or tags.',
+  kategori: 'A category name or slug.',
+  tag: 'One whole tag.',
+  limit: 'Articles per page, 1 to 50 (default 10).',
+  page: 'The page, from 1.',
+};
+
+const WRITE_OPTIONS = {
+  idempotency_key: z
+    .string()
+    .optional()
+    .describe(
+      'Any 1-255 printable characters from your data (e.g. the source row id): a retry with the same key and input changes nothing and gets the first answer again.',
+    ),
+  dry_run: z.boolean().optional().describe('true: check everything and answer with the article as it would be stored, storing nothing.'),
+};
+const IF_MATCH = {
+  if_match: z
+    .string()
+    .optional()
+    .describe('The ETag (or the etag field of an earlier answer) of the version you read: refused when the article changed since.'),
+};
+const SLUG = { slug: z.string().describe("The article's current slug.") };
+
+/** A refusal whoever raised it: the REST error's message (a ValidationError's names every field). */
+function refused(error: unknown): Result {
+  const message = error instanceof Error ? error.message : String(error);
+  return refusal(message);
+}
+
+/** The answer of a write, as the REST route gives it: data (with the ETag as meta.etag) and meta. */
+function writeResult(outcome: PostOutcome, verb: string): Result {
+  const body = outcome.body as { data: FullArticle; meta?: Record<string, unknown> };
+  const meta = {
+    ...(body.meta ?? {}),
+    ...(outcome.etag ? { etag: outcome.etag } : {}),
+    ...(outcome.replayed ? { idempotent_replayed: true } : {}),
+  };
+  const heading = body.meta?.dry_run
+    ? `Dry run, nothing stored: the article would be ${verb}.`
+    : `Article ${verb}${outcome.replayed ? ' (replayed: the first answer to this idempotency_key)' : ''}.`;
+  return success({ data: body.data, ...(Object.keys(meta).length > 0 ? { meta } : {}) }, `${heading}\n\n${articleText(body.data)}`);
+}
+
+const mayPublish = (ability: Ability) => ability.can(`${CM}.publish`, ARTICLE_UID);
+const PUBLISH_REFUSED =
+  'This token\'s owner may not publish articles (the Content Manager\'s Publish permission on Article): send status "draft", or ask an administrator for that permission';
+
+/** The Idempotency-Key of a tool call, scoped to the user the admin token belongs to. */
+function keyedCall(userId: string | number, key: unknown, tool: string, args: Args) {
+  const validKey = validateIdempotencyKey(typeof key === 'string' ? key : undefined);
+  if (validKey === null) return null;
+  const { idempotency_key: _key, dry_run: _dryRun, ...input } = args;
+  return { scope: `admin-user:${userId}`, key: validKey, fingerprint: requestFingerprint({ tool, input }) };
+}
+
+/** The studio's article tools, on Strapi's own MCP server (POST /mcp, admin tokens). */
+export function artikelTools(strapi: Core.Strapi) {
+  const reads = () => getService(strapi, 'article-reads');
+  const writes = () => getService(strapi, 'article-writes');
+  const idempotency = () => getService(strapi, 'idempotency');
+
+  const guarded = (run: () => Promise<Result>): Promise<Result> => run().catch(refused);
+
+  return [
+    {
+      name: 'artikel_search',
+      title: 'Search articles',
+      description:
+        "Published articles, newest first, with the REST list's filters: words (q), category (kategori), tag, limit and page. Read-only.",
+      auth: { policies: [can('read')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => z.object(inputShapeOf(listQuerySchema, FIELD_HELP, { numbers: ['limit', 'page'] })),
+      resolveOutputSchema: OUTPUT,
+      createHandler:
+        () =>
+        async ({ args }: { args: Args }) =>
+          guarded(async () => {
+            const list = await reads().list(await validateListQuery(asQuery(args)));
+            return success({ data: list.data, meta: list.meta }, summariesText(list.data, list.meta.pagination.total));
+          }),
+    },
+    {
+      name: 'artikel_get',
+      title: 'Get one article',
+      description:
+        'One article by its current slug, whatever its status (draft and scheduled included), with its ETag in meta.etag. Counts no view. Read-only.',
+      auth: { policies: [can('read')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => z.object(SLUG),
+      resolveOutputSchema: OUTPUT,
+      createHandler:
+        () =>
+        async ({ args }: { args: Args }) =>
+          guarded(async () => {
+            const slug = await validateSlug(String(args.slug ?? ''));
+            const article = await reads().anyStatusBySlug(slug);
+            if (article === null) return refusal(`No article has the slug "${slug}"`);
+            const version = await reads().version(article.id);
+            const etag = version === null ? null : articleTag(version, JSON.stringify({ data: article }));
+            return success({ data: article, ...(etag ? { meta: { etag } } : {}) }, articleText(article));
+          }),
+    },
+    {
+      name: 'artikel_categories',
+      title: 'List categories',
+      description: 'Every category with its number of published articles, by name. Read-only.',
+      auth: { policies: [can('read')] as [ReturnType<typeof can>] },
+      resolveOutputSchema: OUTPUT,
+      createHandler: () => async () =>
+        guarded(async () => {
+          const data = await reads().categories();
+          return success(
+            { data },
+            data.map((category) => `- ${category.name} (${category.slug}): ${category.article_count}`).join('\n') || 'No category.',
+          );
+        }),
+    },
+    {
+      name: 'artikel_latest',
+      title: 'Latest articles',
+      description: 'The 5 newest published articles. Read-only.',
+      auth: { policies: [can('read')] as [ReturnType<typeof can>] },
+      resolveOutputSchema: OUTPUT,
+      createHandler: () => async () =>
+        guarded(async () => {
+          const data = await reads().latest();
+          return success({ data }, summariesText(data));
+        }),
+    },
+    {
+      name: 'artikel_create',
+      title: 'Create an article',
+      description:
+        'Creates an article exactly as POST /api/artikel does (same fields, rules and defaults): published unless status says draft or scheduled. Use idempotency_key for retries and dry_run to check first.',
+      auth: { policies: [can('create')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => z.object({ ...inputShapeOf(createArticleSchema, FIELD_HELP), ...WRITE_OPTIONS }),
+      resolveOutputSchema: OUTPUT,
+      createHandler:
+        (_strapi: Core.Strapi, { userAbility, user }: { userAbility: Ability; user: { id: string | number } }) =>
+        async ({ args }: { args: Args }) =>
+          guarded(async () => {
+            const { idempotency_key: key, dry_run: dryRun, ...body } = args;
+            const keyed = dryRun === true ? null : keyedCall(user.id, key, 'artikel_create', args);
+            const stored = keyed === null ? null : await idempotency().storedAnswer(keyed);
+            if (stored !== null) return writeResult({ ...stored, replayed: true }, 'created');
+            const input = await validateCreateArticle(body);
+            if ((input.status ?? 'published') !== 'draft' && !mayPublish(userAbility)) return refusal(PUBLISH_REFUSED);
+            const outcome = dryRun === true ? await writes().dryRun(input) : await writes().create(input, keyed);
+            return writeResult(outcome, 'created');
+          }),
+    },
+    {
+      name: 'artikel_update',
+      title: 'Change an article',
+      description:
+        'Changes the article at a slug exactly as PATCH /api/artikel/{slug} does: only the fields sent; "" clears an optional one; status draft unpublishes, published publishes, scheduled (with publish_at) schedules; a new slug moves it. if_match guards against overwriting a newer version.',
+      auth: { policies: [can('update')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => z.object({ ...SLUG, ...inputShapeOf(updateArticleSchema, FIELD_HELP), ...WRITE_OPTIONS, ...IF_MATCH }),
+      resolveOutputSchema: OUTPUT,
+      createHandler:
+        (_strapi: Core.Strapi, { userAbility, user }: { userAbility: Ability; user: { id: string | number } }) =>
+        async ({ args }: { args: Args }) =>
+          guarded(async () => {
+            const { slug: rawSlug, idempotency_key: key, dry_run: dryRun, if_match: ifMatchTag, ...body } = args;
+            const slug = await validateSlug(String(rawSlug ?? ''));
+            const keyed = dryRun === true ? null : keyedCall(user.id, key, 'artikel_update', args);
+            const stored = keyed === null ? null : await idempotency().storedAnswer(keyed);
+            if (stored !== null) return writeResult({ ...stored, replayed: true }, 'changed');
+            const input = await validateUpdateArticle(body);
+            const current = await reads().anyStatusBySlug(slug);
+            const goesLive =
+              input.status === 'published' ||
+              input.status === 'scheduled' ||
+              (input.status === undefined && current?.status === 'published');
+            if (goesLive && !mayPublish(userAbility)) return refusal(PUBLISH_REFUSED);
+            const ifMatch = validateIfMatch(typeof ifMatchTag === 'string' ? ifMatchTag : undefined);
+            return writeResult(await writes().update(slug, input, { dryRun: dryRun === true, keyed, ifMatch }), 'changed');
+          }),
+    },
+    {
+      name: 'artikel_delete',
+      title: 'Delete an article',
+      description:
+        'Deletes the article at a slug, every version of it, its views and its old slugs, as DELETE /api/artikel/{slug} does. Destructive and final.',
+      auth: { policies: [can('delete')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => z.object({ ...SLUG, ...IF_MATCH }),
+      resolveOutputSchema: OUTPUT,
+      createHandler:
+        () =>
+        async ({ args }: { args: Args }) =>
+          guarded(async () => {
+            const slug = await validateSlug(String(args.slug ?? ''));
+            await writes().remove(slug, validateIfMatch(typeof args.if_match === 'string' ? args.if_match : undefined));
+            return success({ data: { slug, deleted: true } }, `Deleted the article "${slug}".`);
+          }),
+    },
+  ];
+}

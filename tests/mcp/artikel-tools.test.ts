@@ -1,0 +1,241 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { registerEditor } from '../helpers/admin';
+import { reportFigure } from '../helpers/robustness';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+const ARTICLE = 'api::article.article';
+const CM = 'plugin::content-manager.explorer';
+const ARTIKEL_TOOLS = [
+  'artikel_categories',
+  'artikel_create',
+  'artikel_delete',
+  'artikel_get',
+  'artikel_latest',
+  'artikel_search',
+  'artikel_update',
+];
+
+let app: TestApp;
+let base: string;
+const tokens: Record<'full' | 'reader' | 'author' | 'none', string> = { full: '', reader: '', author: '', none: '' };
+const clients: Client[] = [];
+let counter = 0;
+
+interface AdminTokenService {
+  create: (attributes: object, owner: object) => Promise<{ accessKey: string }>;
+}
+
+/** An admin token (Settings → Admin tokens) of the first administrator, holding these Content Manager actions on Article. */
+async function adminToken(actions: string[]): Promise<string> {
+  counter += 1;
+  const owner = await app.strapi.db.query('admin::user').findOne({ where: {}, populate: ['roles'] });
+  const service = app.strapi.service('admin::api-token-admin') as unknown as AdminTokenService;
+  const token = await service.create(
+    {
+      kind: 'admin',
+      name: `mcp-${counter}`,
+      description: '',
+      lifespan: null,
+      adminPermissions: actions.map((action) => ({ action: `${CM}.${action}`, subject: ARTICLE })),
+    },
+    owner,
+  );
+  return token.accessKey;
+}
+
+/** A real MCP client over Streamable HTTP, as Claude, Cursor or n8n connect. */
+async function connect(token: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: 'artikel-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+interface ToolAnswer {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: { data: Record<string, unknown> & { slug?: string }; meta?: Record<string, unknown> };
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as unknown as ToolAnswer;
+const textOf = (answer: ToolAnswer) => answer.content.map((part) => part.text ?? '').join('\n');
+
+beforeAll(async () => {
+  app = await startStrapi({ token: 'full-access', category: { name: 'Studio', slug: 'studio' } });
+  base = await app.baseUrl();
+  await registerEditor(app);
+  tokens.full = await adminToken(['read', 'create', 'update', 'delete', 'publish']);
+  tokens.reader = await adminToken(['read']);
+  tokens.author = await adminToken(['read', 'create', 'update']);
+  tokens.none = await adminToken([]);
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  await app?.stop();
+});
+
+const body = (fields: Record<string, unknown> = {}) => {
+  counter += 1;
+  return {
+    title: `Kite festival ${counter}`,
+    category: 'Studio',
+    content: `Kites over the beach ${counter}.`,
+    tags: 'Beach, Kites',
+    ...fields,
+  };
+};
+
+describe('the article tools on Strapi’s MCP server', () => {
+  it('lists the seven article tools to a token that may do everything, the four reading ones to a reader, none to a token without permissions', async () => {
+    const names = async (token: string) =>
+      (await (await connect(token)).listTools()).tools
+        .map((tool) => tool.name)
+        .filter((name) => name.startsWith('artikel_'))
+        .sort();
+    expect(await names(tokens.full)).toEqual(ARTIKEL_TOOLS);
+    expect(await names(tokens.reader)).toEqual(['artikel_categories', 'artikel_get', 'artikel_latest', 'artikel_search']);
+    expect(await names(tokens.none)).toEqual([]);
+  });
+
+  it('describes each input with the REST route’s fields, saying which artikel_create requires', async () => {
+    const { tools } = await (await connect(tokens.full)).listTools();
+    const create = tools.find((tool) => tool.name === 'artikel_create');
+    const properties = (create?.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+    const required = Object.keys(properties).filter((name) => properties[name].description?.startsWith('Required.'));
+    expect(required.sort()).toEqual(['category', 'content', 'title']);
+    expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['summary', 'tags', 'status', 'publish_at', 'idempotency_key', 'dry_run']),
+    );
+  });
+
+  it('refuses a connection with an unknown token', async () => {
+    await expect(connect('not-a-token')).rejects.toThrow();
+  });
+
+  it('creates an article whose structuredContent is the REST answer’s data, and its text is the article as Markdown', async () => {
+    const client = await connect(tokens.full);
+    const started = performance.now();
+    const created = await call(client, 'artikel_create', body());
+    const mcpMs = performance.now() - started;
+    expect(created.isError).toBeFalsy();
+    const data = created.structuredContent?.data ?? {};
+    expect(textOf(created)).toContain(`# ${String(data.title)}`);
+    const rest = (
+      await app
+        .api()
+        .get(`/api/artikel/${String(data.slug)}`)
+        .expect(200)
+    ).body.data;
+    for (const field of [
+      'id',
+      'title',
+      'slug',
+      'summary',
+      'tags',
+      'category',
+      'content',
+      'content_html',
+      'status',
+      'published_at',
+      'author',
+    ])
+      expect(data[field]).toEqual(rest[field]);
+
+    const restStarted = performance.now();
+    await app.api().post('/api/artikel').set(app.auth()).send(body()).expect(201);
+    const restMs = performance.now() - restStarted;
+    reportFigure('create round trip', `MCP artikel_create ${mcpMs.toFixed(1)} ms, REST POST ${restMs.toFixed(1)} ms`);
+  });
+
+  it('searches like the REST list: the same articles and pagination', async () => {
+    const client = await connect(tokens.reader);
+    await call(await connect(tokens.full), 'artikel_create', body({ title: 'Lantern parade at dusk' }));
+    const started = performance.now();
+    const found = await call(client, 'artikel_search', { q: 'lantern', limit: 5 });
+    const mcpMs = performance.now() - started;
+    const restStarted = performance.now();
+    const rest = (await app.api().get('/api/artikel?q=lantern&limit=5').expect(200)).body;
+    const restMs = performance.now() - restStarted;
+    expect(found.isError).toBeFalsy();
+    expect(found.structuredContent?.data).toEqual(rest.data);
+    expect(found.structuredContent?.meta).toEqual(rest.meta);
+    reportFigure('search round trip', `MCP artikel_search ${mcpMs.toFixed(1)} ms, REST GET ${restMs.toFixed(1)} ms`);
+  });
+
+  it('refuses bad input with a tool error naming every refused field, and stores nothing', async () => {
+    const client = await connect(tokens.full);
+    const before = (await app.api().get('/api/artikel?limit=1').expect(200)).body.meta.pagination.total;
+    const refused = await call(client, 'artikel_create', {
+      category: 'Studio',
+      content: 'No title.',
+      cover_image_url: 'javascript:alert(1)',
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/title/);
+    expect(textOf(refused)).toMatch(/cover_image_url/);
+    expect((await app.api().get('/api/artikel?limit=1').expect(200)).body.meta.pagination.total).toBe(before);
+  });
+
+  it('replays a retried create with the same idempotency_key, creating one article', async () => {
+    const client = await connect(tokens.full);
+    const input = { ...body(), idempotency_key: `sheet-row-${counter}` };
+    const first = await call(client, 'artikel_create', input);
+    const again = await call(client, 'artikel_create', input);
+    expect(again.structuredContent?.data.id).toBe(first.structuredContent?.data.id);
+    expect(again.structuredContent?.meta?.idempotent_replayed).toBe(true);
+    const list = (
+      await app
+        .api()
+        .get(`/api/artikel?q=${encodeURIComponent(String(input.title))}`)
+        .expect(200)
+    ).body;
+    expect(list.meta.pagination.total).toBe(1);
+  });
+
+  it('answers a dry run with the article as it would be, storing nothing', async () => {
+    const client = await connect(tokens.full);
+    const input = body();
+    const dry = await call(client, 'artikel_create', { ...input, dry_run: true });
+    expect(dry.structuredContent?.meta?.dry_run).toBe(true);
+    await app
+      .api()
+      .get(`/api/artikel/${String(dry.structuredContent?.data.slug)}`)
+      .expect(404);
+  });
+
+  it('gets a draft by its slug without counting a view, and changes and deletes it', async () => {
+    const client = await connect(tokens.full);
+    const draft = await call(client, 'artikel_create', body({ status: 'draft' }));
+    const slug = String(draft.structuredContent?.data.slug);
+    const got = await call(client, 'artikel_get', { slug });
+    expect(got.structuredContent?.data).toMatchObject({ slug, status: 'draft', views: 0 });
+    const changed = await call(client, 'artikel_update', {
+      slug,
+      status: 'published',
+      if_match: String(got.structuredContent?.meta?.etag),
+    });
+    expect(changed.structuredContent?.data).toMatchObject({ slug, status: 'published' });
+    expect((await call(client, 'artikel_get', { slug })).structuredContent?.data.views).toBe(0);
+    const stale = await call(client, 'artikel_update', { slug, title: 'Too late', if_match: String(got.structuredContent?.meta?.etag) });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toMatch(/changed since/);
+    expect((await call(client, 'artikel_delete', { slug })).isError).toBeFalsy();
+    await app.api().get(`/api/artikel/${slug}`).expect(404);
+  });
+
+  it('lets a token whose owner may not publish create drafts only, with a tool error that says why', async () => {
+    const client = await connect(tokens.author);
+    const published = await call(client, 'artikel_create', body());
+    expect(published.isError).toBe(true);
+    expect(textOf(published)).toMatch(/may not publish/);
+    const draft = await call(client, 'artikel_create', body({ status: 'draft' }));
+    expect(draft.structuredContent?.data.status).toBe('draft');
+    const { tools } = await (await connect(tokens.author)).listTools();
+    expect(tools.some((tool) => tool.name === 'artikel_delete')).toBe(false);
+  });
+});
