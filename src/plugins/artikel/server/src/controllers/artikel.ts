@@ -14,13 +14,20 @@ import { validateUpdateArticle } from '../validation/update-article';
 import {
   validateCreateQuery,
   validateFeedQuery,
-  validateListQuery,
+  validateArticleQuery,
+  validateLatestQuery,
+  validateListRequest,
   validateNoParameters,
   validateSitemapFile,
   validateSlug,
 } from '../validation/read-queries';
 import { FEED_CONTENT_TYPES } from '../services/feeds';
 import { API_REFERENCE_PAGE, type ScriptEncoding } from '../services/api-reference';
+import { llmsText } from '../presenters/llms-text';
+import { articleMarkdown, summariesCsv } from '../presenters/other-representations';
+
+const CSV_TYPE = 'text/csv; charset=utf-8';
+const MARKDOWN = 'text/markdown';
 
 // The reference page's script is one Redoc version: kept a week, and revalidated by its ETag after.
 const SCRIPT_CACHE_CONTROL = 'public, max-age=604800';
@@ -39,6 +46,7 @@ interface Context {
   status: number;
   set: (header: string, value: string) => void;
   vary: (header: string) => void;
+  accepts: (...types: string[]) => string | false;
   acceptsEncodings: (...encodings: string[]) => string | false;
   /** Whether the request's If-None-Match holds the ETag already set (Koa's check). */
   fresh: boolean;
@@ -84,7 +92,7 @@ function apiBase(strapi: Core.Strapi, ctx: Context): string {
 
 const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async find(ctx: Context) {
-    const query = await validateListQuery(ctx.query);
+    const { query, format } = await validateListRequest(ctx.query);
     const list = await getService(strapi, 'article-reads').list(query);
     // Absolute, on the public address when one is configured (PUBLIC_URL), so a client can follow them as they are.
     const links = pagingLinks(
@@ -94,11 +102,19 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     );
     const header = linkHeader(links);
     if (header !== null) ctx.set('Link', header);
+    if (format === 'csv') {
+      ctx.set('Content-Type', CSV_TYPE);
+      ctx.body = summariesCsv(list.data);
+      return;
+    }
     ctx.body = { ...list, links };
   },
 
   async findOne(ctx: Context) {
-    await validateNoParameters(ctx.query);
+    const asked = await validateArticleQuery(ctx.query);
+    // Markdown for ?format=md, or for a client whose Accept prefers it to JSON; the answer says it varies by Accept.
+    ctx.vary('Accept');
+    const markdown = asked === 'md' || (asked === null && ctx.accepts('application/json', MARKDOWN) === MARKDOWN);
     const slug = await validateSlug(ctx.params.slug);
     const reads = getService(strapi, 'article-reads');
     let article;
@@ -114,6 +130,11 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
       ctx.set('Cache-Control', 'public, no-cache');
       ctx.status = 301;
       ctx.redirect(`/api/artikel/${encodeURIComponent(current)}`);
+      return;
+    }
+    if (markdown) {
+      ctx.set('Content-Type', `${MARKDOWN}; charset=utf-8`);
+      ctx.body = articleMarkdown(article);
       return;
     }
     // The tag's version part is what If-Match on PATCH and DELETE compares (see http-caching).
@@ -240,8 +261,21 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async latest(ctx: Context) {
+    const format = await validateLatestQuery(ctx.query);
+    const data = await getService(strapi, 'article-reads').latest();
+    if (format === 'csv') {
+      ctx.set('Content-Type', CSV_TYPE);
+      ctx.body = summariesCsv(data);
+      return;
+    }
+    ctx.body = { data };
+  },
+
+  /** What an agent reads first: the API, its representations and its MCP tools, in Markdown (llmstxt.org). */
+  async llmsText(ctx: Context) {
     await validateNoParameters(ctx.query);
-    ctx.body = { data: await getService(strapi, 'article-reads').latest() };
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+    ctx.body = llmsText(apiBase(strapi, ctx));
   },
 });
 

@@ -15,11 +15,12 @@ interface FieldDescription {
 export function inputShapeOf(
   schema: yup.AnyObjectSchema,
   descriptions: Record<string, string>,
-  options: { numbers?: readonly string[] } = {},
+  options: { numbers?: readonly string[]; omit?: readonly string[] } = {},
 ): Record<string, z.ZodType> {
   const fields = (schema.describe() as { fields: Record<string, FieldDescription> }).fields;
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(fields)) {
+    if (options.omit?.includes(name)) continue;
     const allowed = (field.oneOf ?? []).filter((value): value is string => typeof value === 'string');
     let type: z.ZodType = allowed.length > 0 ? z.enum(allowed as [string, ...string[]]) : z.string();
     // A REST query parameter is text; an agent naturally sends a page number as a number.

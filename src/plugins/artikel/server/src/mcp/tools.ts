@@ -109,7 +109,7 @@ export function artikelTools(strapi: Core.Strapi) {
       description:
         "Published articles, newest first, with the REST list's filters: words (q), category (kategori), tag, limit and page. Read-only.",
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object(inputShapeOf(listQuerySchema, FIELD_HELP, { numbers: ['limit', 'page'] })),
+      resolveInputSchema: () => z.object(inputShapeOf(listQuerySchema, FIELD_HELP, { numbers: ['limit', 'page'], omit: ['format'] })),
       resolveOutputSchema: OUTPUT,
       createHandler:
         () =>

@@ -14,6 +14,7 @@ export default {
       { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: sharedRead },
       // The reference page holds a dot and its script two segments: no slug can shadow either.
       { method: 'GET', path: '/docs.html', handler: 'artikel.apiReference', config: sharedRead },
+      { method: 'GET', path: '/llms.txt', handler: 'artikel.llmsText', config: sharedRead },
       { method: 'GET', path: '/docs/redoc.standalone.js', handler: 'artikel.apiReferenceScript', config: publicRead },
       // Two segments, and "feed" is a reserved slug: no article can shadow a feed.
       { method: 'GET', path: '/feed/:format', handler: 'artikel.feed', config: sharedRead },

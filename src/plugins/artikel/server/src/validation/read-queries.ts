@@ -35,6 +35,7 @@ export const listQuerySchema = yup.object({
   tag: textValue(),
   limit: positiveWholeNumber('limit'),
   page: positiveWholeNumber('page'),
+  format: textValue().oneOf(['json', 'csv'], 'format must be json or csv'),
 });
 
 const noParametersSchema = yup.object({});
@@ -54,8 +55,20 @@ function nonBlank(value: string | undefined): string | null {
   return value === undefined || isBlank(value) ? null : value.trim();
 }
 
+/** The representation a list asks for (`?format=csv` for spreadsheets); JSON by default. */
+export type ListFormat = 'json' | 'csv';
+
 export async function validateListQuery(query: unknown): Promise<ListQuery> {
+  return (await validateListRequest(query)).query;
+}
+
+/** The list's query and the representation it asks for. */
+export async function validateListRequest(query: unknown): Promise<{ query: ListQuery; format: ListFormat }> {
   const raw = await validateInput<RawListQuery>(listQuerySchema, query, 'The query');
+  return { query: listQueryOf(raw), format: raw.format === 'csv' ? 'csv' : 'json' };
+}
+
+function listQueryOf(raw: RawListQuery): ListQuery {
   return {
     words: searchWordsOf(searchText(raw.q ?? '')),
     kategori: nonBlank(raw.kategori),
@@ -81,6 +94,21 @@ export async function validateCreateQuery(query: unknown): Promise<{ dryRun: boo
 export async function validateSlug(slug: string): Promise<string> {
   await validateInput<InferInput<typeof slugSchema>>(slugSchema, { slug }, 'The path');
   return slug;
+}
+
+const latestQuerySchema = yup.object({ format: textValue().oneOf(['json', 'csv'], 'format must be json or csv') });
+const articleQuerySchema = yup.object({ format: textValue().oneOf(['json', 'md'], 'format must be json or md') });
+
+/** The latest's only parameter: `format=csv`. */
+export async function validateLatestQuery(query: unknown): Promise<ListFormat> {
+  const raw = await validateInput<InferInput<typeof latestQuerySchema>>(latestQuerySchema, query, 'The query');
+  return raw.format === 'csv' ? 'csv' : 'json';
+}
+
+/** An article's only parameter: `format=md` (Markdown; also asked for with Accept: text/markdown). */
+export async function validateArticleQuery(query: unknown): Promise<'json' | 'md' | null> {
+  const raw = await validateInput<InferInput<typeof articleQuerySchema>>(articleQuerySchema, query, 'The query');
+  return raw.format === 'md' ? 'md' : raw.format === 'json' ? 'json' : null;
 }
 
 /** The other reads take no parameters; an unexpected one is an error rather than silently ignored. */
