@@ -60,12 +60,9 @@ const scheduledPublishing = ({ strapi }: { strapi: Core.Strapi }) => {
       })) as DueRow | null;
       const publishAt = instant(draft?.publish_at ?? null);
       if (publishAt === null || publishAt.getTime() > Date.now()) return false;
-      await strapi.documents(ARTICLE_UID).publish({ documentId });
-      // The Document Service stamps the moment it ran; the article was due at its schedule.
-      await strapi.db
-        .query(ARTICLE_UID)
-        .updateMany({ where: { documentId, publishedAt: { $notNull: true } }, data: { publishedAt: publishAt } });
-      await getService(strapi, 'article-index').syncDocument(documentId);
+      // Published at its schedule, not at the moment this look ran (see publication.ts).
+      await getService(strapi, 'publication').publishAt(documentId, publishAt);
+      strapi.log.info(`artikel: published the scheduled article ${documentId}, due at ${publishAt.toISOString()}`);
       return true;
     });
 
