@@ -22,11 +22,16 @@ const clients: Client[] = [];
 let counter = 0;
 
 interface AdminTokenService {
-  create: (attributes: object, owner: object) => Promise<{ accessKey: string }>;
+  create: (attributes: object, owner: object) => Promise<{ id: number | string; accessKey: string }>;
+  revoke: (id: number | string) => Promise<unknown>;
 }
 
 /** An admin token (Settings → Admin tokens) of the first administrator, holding these Content Manager actions on Article. */
 async function adminToken(actions: string[]): Promise<string> {
+  return (await adminTokenWithId(actions)).accessKey;
+}
+
+async function adminTokenWithId(actions: string[]): Promise<{ id: number | string; accessKey: string }> {
   counter += 1;
   const owner = await app.strapi.db.query('admin::user').findOne({ where: {}, populate: ['roles'] });
   const service = app.strapi.service('admin::api-token-admin') as unknown as AdminTokenService;
@@ -40,7 +45,7 @@ async function adminToken(actions: string[]): Promise<string> {
     },
     owner,
   );
-  return token.accessKey;
+  return token;
 }
 
 /** A real MCP client over Streamable HTTP, as Claude, Cursor or n8n connect. */
@@ -113,8 +118,12 @@ describe('the article tools on Strapi’s MCP server', () => {
     );
   });
 
-  it('refuses a connection with an unknown token', async () => {
+  it('refuses a connection with an unknown token, and with a token once it is revoked', async () => {
     await expect(connect('not-a-token')).rejects.toThrow();
+    const token = await adminTokenWithId(['read']);
+    expect((await (await connect(token.accessKey)).listTools()).tools.length).toBeGreaterThan(0);
+    await (app.strapi.service('admin::api-token-admin') as unknown as AdminTokenService).revoke(token.id);
+    await expect(connect(token.accessKey)).rejects.toThrow();
   });
 
   it('creates an article whose structuredContent is the REST answer’s data, and its text is the article as Markdown', async () => {
@@ -238,4 +247,13 @@ describe('the article tools on Strapi’s MCP server', () => {
     const { tools } = await (await connect(tokens.author)).listTools();
     expect(tools.some((tool) => tool.name === 'artikel_delete')).toBe(false);
   });
+});
+
+it('answers an MCP request without a token with a 401 (the endpoint is on by default)', async () => {
+  const answer = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+  });
+  expect(answer.status).toBe(401);
 });
