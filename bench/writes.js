@@ -228,7 +228,7 @@ async function main() {
     options,
     count: editedCount,
     start: async (store) => {
-      const token = createToken(store);
+      const token = createToken(store, ['update']);
       const slugs = publishedSlugs(store.file, options.sequential + options.concurrent);
       const server = await startApp({ store, name: 'writes-patch', extra: { ARTIKEL_RATE_LIMIT: '0' } });
       return { server, headers: { Authorization: `Bearer ${token}` }, slugs };

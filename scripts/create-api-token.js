@@ -1,12 +1,24 @@
 'use strict';
 
 // Prints a new Strapi API token that may only create articles (POST /api/artikel), for automation
-// tools and agents. Usage: npm run token -- [name]
+// tools and agents; with ARTIKEL_TOKEN_ACTIONS=create,update,delete it may also change (PATCH) or
+// delete (DELETE) them. Usage: [ARTIKEL_TOKEN_ACTIONS=create,update] npm run token -- [name]
 const fs = require('node:fs');
 const path = require('node:path');
 const { compileStrapi, createStrapi } = require('@strapi/strapi');
 
-const CREATE_PERMISSION = 'plugin::artikel.artikel.create';
+const ACTIONS = ['create', 'update', 'delete'];
+
+/** The plugin's actions the token holds: create unless ARTIKEL_TOKEN_ACTIONS names others. */
+function requestedPermissions() {
+  const asked = (process.env.ARTIKEL_TOKEN_ACTIONS || 'create')
+    .split(',')
+    .map((action) => action.trim())
+    .filter(Boolean);
+  const unknown = asked.filter((action) => !ACTIONS.includes(action));
+  if (unknown.length > 0) throw new Error(`ARTIKEL_TOKEN_ACTIONS may name ${ACTIONS.join(', ')}; not ${unknown.join(', ')}`);
+  return asked.map((action) => `plugin::artikel.artikel.${action}`);
+}
 
 const started = Date.now();
 
@@ -32,6 +44,7 @@ function buildIsCurrent(appDir) {
 async function main() {
   const appDir = path.resolve(__dirname, '..');
   const name = process.argv[2] || `automation-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const permissions = requestedPermissions();
   let distDir = path.join(appDir, 'dist');
   if (buildIsCurrent(appDir)) {
     progress('using the current build in dist/');
@@ -45,13 +58,13 @@ async function main() {
     progress(`creating the API token "${name}"`);
     const token = await strapi.service('admin::api-token').create({
       name,
-      description: 'Created by npm run token: may only publish articles through POST /api/artikel',
+      description: `Created by npm run token: ${permissions.join(', ')}`,
       type: 'custom',
       lifespan: null,
-      permissions: [CREATE_PERMISSION],
+      permissions,
     });
     process.stdout.write(`${token.accessKey}\n`);
-    progress('done: the token above may only POST /api/artikel; it is shown once');
+    progress(`done: the token above holds ${permissions.join(', ')} and nothing else; it is shown once`);
   } finally {
     await strapi.destroy();
   }

@@ -32,10 +32,15 @@ function privateCopy(seededFile, name) {
 }
 
 /** A full-access API token made by the app's own command, on the store, before the server starts. */
-function createToken(store) {
+/**
+ * A custom API token on the store, holding the plugin's create action, or the actions named.
+ * @param {{ kind: string, file?: string }} store
+ * @param {string[]} [actions]
+ */
+function createToken(store, actions = ['create']) {
   const result = spawnSync(process.execPath, [path.join(APP_DIR, 'scripts', 'create-api-token.js'), `bench-${Date.now()}`], {
     cwd: APP_DIR,
-    env: { ...serverEnv({ store, extra: RUN_SECRETS }), LOG_LEVEL: 'error' },
+    env: { ...serverEnv({ store, extra: RUN_SECRETS }), LOG_LEVEL: 'error', ARTIKEL_TOKEN_ACTIONS: actions.join(',') },
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`scripts/create-api-token.js failed: ${result.stderr}`);
