@@ -24,7 +24,7 @@ const FROM_PUBLISHED = `FROM articles a
   LEFT JOIN files_related_mph fr ON fr.related_id = a.id AND fr.related_type = '${ARTICLE_UID}' AND fr.field = 'cover'
   LEFT JOIN files f ON f.id = fr.file_id`;
 
-const NEWEST_FIRST = 'ORDER BY a.published_at DESC, a.created_at DESC, a.id DESC';
+const NEWEST_FIRST = 'ORDER BY a.published_at DESC, a.created_at DESC, a.document_id DESC';
 
 const escapeLike = (text) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 const ftsPhrase = (word) => `"${word.replace(/"/g, '""')}"`;

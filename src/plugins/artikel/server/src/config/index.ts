@@ -23,6 +23,8 @@ export interface ArtikelConfig {
   readCacheBytes: number;
   /** On SQLite, milliseconds views are counted in memory before they are written, together (ARTIKEL_VIEW_WRITE_MS); 0 writes each at once. */
   viewWriteMs: number;
+  /** Seconds a list's paging cursor works for, at least (ARTIKEL_CURSOR_SECONDS). */
+  cursorSeconds: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -44,6 +46,8 @@ const DEFAULT_READ_CACHE_MB = 24;
 const MEBIBYTE = 1024 * 1024;
 // A process crash loses at most this much of the views on SQLite; one write a second costs nothing a reader waits for.
 const DEFAULT_VIEW_WRITE_MS = 1000;
+// A day: a walk of a million articles at 50 a page is 20,000 requests, hours for a slow workflow.
+const DEFAULT_CURSOR_SECONDS = 24 * 3600;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || isBlank(value)) return fallback;
@@ -78,6 +82,7 @@ export default {
       sitemapUrls: wholeNumberFromEnv(process.env.ARTIKEL_SITEMAP_URLS, DEFAULT_SITEMAP_URLS),
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
+      cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),
     };
   },
   validator(config: ArtikelConfig) {
@@ -109,6 +114,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.viewWriteMs) || config.viewWriteMs < 0 || config.viewWriteMs > 60_000) {
       throw new Error('artikel: ARTIKEL_VIEW_WRITE_MS must be a whole number of milliseconds up to 60000 (0 writes each view at once)');
+    }
+    if (!Number.isSafeInteger(config.cursorSeconds) || config.cursorSeconds < 1) {
+      throw new Error('artikel: ARTIKEL_CURSOR_SECONDS must be a whole number of seconds, at least 1');
     }
     for (const [name, value] of [
       ['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge],

@@ -95,11 +95,7 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     const { query, format } = await validateListRequest(ctx.query);
     const list = await getService(strapi, 'article-reads').list(query);
     // Absolute, on the public address when one is configured (PUBLIC_URL), so a client can follow them as they are.
-    const links = pagingLinks(
-      new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, apiBase(strapi, ctx)),
-      list.meta.pagination.page,
-      list.meta.pagination.page_count,
-    );
+    const links = pagingLinks(new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, apiBase(strapi, ctx)), list.paging);
     const header = linkHeader(links);
     if (header !== null) ctx.set('Link', header);
     if (format === 'csv') {
@@ -107,7 +103,7 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
       ctx.body = summariesCsv(list.data);
       return;
     }
-    ctx.body = { ...list, links };
+    ctx.body = { data: list.data, meta: list.meta, links };
   },
 
   async findOne(ctx: Context) {

@@ -125,10 +125,10 @@ export function readDatabase(strapi: Core.Strapi): Knex {
  * better-sqlite3 runs a statement to its end before returning, so it never meets one of knex's
  * on the connection. Elsewhere (PostgreSQL, inside a write) knex runs it.
  */
-export async function readRows(strapi: Core.Strapi, sql: string, bindings: SqlValue[] = []): Promise<unknown[]> {
+export async function readRows(strapi: Core.Strapi, sql: string, bindings: Array<SqlValue | Date> = []): Promise<unknown[]> {
   const db = readDatabase(strapi);
   const reader = readers.get(strapi);
-  if (reader?.connection?.open && db === reader.knex) return reader.connection.prepare(sql).all(bindings);
+  if (reader?.connection?.open && db === reader.knex) return reader.connection.prepare(sql).all(bindings.map(sqliteValue));
   const result = (await db.raw(sql, bindings)) as unknown[] | { rows: unknown[] };
   return Array.isArray(result) ? result : result.rows;
 }

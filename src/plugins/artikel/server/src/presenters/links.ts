@@ -1,3 +1,5 @@
+import type { PageLink } from '../domain/list-cursor';
+
 /** The URLs of the neighbouring pages of a list, null where there is none. */
 export interface PagingLinks {
   next: string | null;
@@ -6,18 +8,22 @@ export interface PagingLinks {
 
 /**
  * The next and previous pages of a list answer, as absolute URLs that keep every other query
- * parameter. A page past the end points back to the last page that has articles.
+ * parameter: past a cursor (and no page), at a page number (and no cursor), or the first page
+ * (neither).
  */
-export function pagingLinks(listUrl: URL, page: number, pageCount: number): PagingLinks {
-  const pageUrl = (target: number) => {
+export function pagingLinks(listUrl: URL, paging: { next: PageLink | null; prev: PageLink | null }): PagingLinks {
+  const linkTo = (target: PageLink | null): string | null => {
+    if (target === null) return null;
     const url = new URL(listUrl);
-    url.searchParams.set('page', String(target));
+    url.searchParams.delete('page');
+    url.searchParams.delete('cursor');
+    if (target !== 'first') {
+      if ('cursor' in target) url.searchParams.set('cursor', target.cursor);
+      else url.searchParams.set('page', String(target.page));
+    }
     return url.toString();
   };
-  return {
-    next: page < pageCount ? pageUrl(page + 1) : null,
-    prev: page > 1 ? pageUrl(Math.min(page - 1, Math.max(pageCount, 1))) : null,
-  };
+  return { next: linkTo(paging.next), prev: linkTo(paging.prev) };
 }
 
 /** The same links as an RFC 8288 Link header value, or null when there are none. */

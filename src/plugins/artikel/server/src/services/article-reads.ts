@@ -9,10 +9,12 @@ import {
   type ArticleRecord,
   EVERY_ARTICLE,
   type MediaRecord,
+  type PageStart,
   publishedArticles,
 } from '../repositories/articles';
 import { type ArticleSummary, type FullArticle, type RecordContext, toArticleSummary, toFullArticle } from '../presenters/article-records';
 import { toIsoString } from '../utils/dates';
+import type { ListPosition, PageLink } from '../domain/list-cursor';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
 import { type TagChoice, tagChoiceChangedBy } from '../domain/related-ranking';
@@ -65,7 +67,27 @@ export interface CategoryWithCount {
 export interface ArticleList {
   data: ArticleSummary[];
   meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
+  paging: { next: PageLink | null; prev: PageLink | null };
 }
+
+/** A list's page as remembered: its articles, its number along the walk, and whether it has neighbours. */
+interface ListPage {
+  data: ArticleSummary[];
+  number: number;
+  total: number;
+  pageCount: number;
+  hasNext: boolean;
+  hasPrevious: boolean;
+  /** Where its first and last articles stand, for the cursors to its neighbours; null when it is empty. */
+  ends: { first: ListPosition; last: ListPosition } | null;
+}
+
+/** Where an article stands in the list's order (see domain/list-cursor.ts). */
+const positionOf = (record: ArticleRecord): ListPosition => ({
+  publishedMs: Date.parse(record.publishedAt ?? ''),
+  createdMs: Date.parse(record.createdAt),
+  documentId: record.documentId,
+});
 
 /** An article as related articles are chosen for it. */
 interface RelatedKey {
@@ -200,26 +222,78 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     return summaries.map((summary) => ({ ...summary, views: counts.get(summary.id) ?? 0 }));
   };
 
+  /**
+   * A page from where it starts. One article more than a page is read past a position, to know
+   * whether another page follows. A page before a position that reaches the top of the list is the
+   * first page itself (fewer articles than a page are newer than the position: new ones were
+   * published at the top, or some were removed).
+   */
+  const listPage = async (filters: ArticleFilters, limit: number, start: PageStart, total: number, number: number): Promise<ListPage> => {
+    const pageCount = Math.ceil(total / limit);
+    const pageOf = (records: ArticleRecord[], hasNext: boolean, hasPrevious: boolean): ListPage => ({
+      data: summariesOf(records),
+      number,
+      total,
+      pageCount,
+      hasNext,
+      hasPrevious,
+      ends: records.length === 0 ? null : { first: positionOf(records[0]), last: positionOf(records[records.length - 1]) },
+    });
+    if ('offset' in start) {
+      const records = start.offset >= total ? [] : await articles.newest(filters, limit, start, total);
+      return pageOf(records, records.length > 0 && start.offset + records.length < total, number > 1);
+    }
+    const read = await articles.newest(filters, limit + 1, start, total);
+    if ('after' in start) return pageOf(read.slice(0, limit), read.length > limit, true);
+    if (read.length <= limit) return listPage(filters, limit, { offset: 0 }, total, 1);
+    return pageOf(read.slice(1), true, true);
+  };
+
   return {
+    /**
+     * A page of the list: by number (offset), or past a cursor's position (keyset, see
+     * services/list-cursors.ts), with where its neighbours are. The next page is always reached by
+     * a cursor after the page's last article, so a walk along next never skips or repeats an article
+     * whatever is published meanwhile; the previous one by number, or by a cursor before the first.
+     */
     async list(query: ListQuery): Promise<ArticleList> {
+      const cursor = query.cursor === null ? null : getService(strapi, 'list-cursors').open(query.cursor, query);
+      const filters = filtersOf(query);
+      const { limit } = query;
+      const start: PageStart =
+        cursor === null
+          ? { offset: (query.page - 1) * limit }
+          : cursor.direction === 'after'
+            ? { after: cursor.position }
+            : { before: cursor.position };
       const { page } = await cache().remember(
-        `list:${JSON.stringify(query)}`,
-        async (): Promise<{ page: ArticleList; dependencies: ReadDependencies }> => {
-          const filters = filtersOf(query);
+        `list:${JSON.stringify([filters, limit, start])}`,
+        async (): Promise<{ page: ListPage; dependencies: ReadDependencies }> => {
           const total = await articles.count(filters);
-          const offset = (query.page - 1) * query.limit;
-          const data = offset >= total ? [] : summariesOf(await articles.newest(filters, query.limit, offset, total));
           return {
-            page: {
-              data,
-              meta: { pagination: { page: query.page, limit: query.limit, total, page_count: Math.ceil(total / query.limit) } },
-            },
+            page: await listPage(filters, limit, start, total, cursor?.page ?? query.page),
             dependencies: await listDependencies(filters),
           };
         },
         (computed) => computed.dependencies,
       );
-      return { data: await withCurrentViews(page.data), meta: page.meta };
+      const data = await withCurrentViews(page.data);
+      const cursors = getService(strapi, 'list-cursors');
+      const previousPage = page.number - 1;
+      let prev: PageLink | null = null;
+      if (page.hasPrevious) {
+        // By number from a page by number (past the end: the last page with articles); else by a cursor before the page's first article.
+        if (cursor === null) prev = { page: Math.min(previousPage, Math.max(page.pageCount, 1)) };
+        else if (previousPage <= 1) prev = 'first';
+        else prev = { cursor: cursors.issue('before', page.ends?.first ?? cursor.position, previousPage, query) };
+      }
+      const next: PageLink | null =
+        page.hasNext && page.ends !== null ? { cursor: cursors.issue('after', page.ends.last, page.number + 1, query) } : null;
+      return {
+        data,
+        meta: { pagination: { page: page.number, limit, total: page.total, page_count: page.pageCount } },
+        paging: { next, prev },
+      };
     },
 
     async latest(): Promise<ArticleSummary[]> {

@@ -7,6 +7,7 @@ import articleWrites from './article-writes';
 import categories from './categories';
 import closedDefaults from './closed-defaults';
 import feeds from './feeds';
+import listCursors from './list-cursors';
 import idempotency from './idempotency';
 import outsideWrites from './outside-writes';
 import pluginTables from './plugin-tables';
@@ -29,6 +30,7 @@ export default {
   'closed-defaults': closedDefaults,
   feeds,
   idempotency,
+  'list-cursors': listCursors,
   'outside-writes': outsideWrites,
   'plugin-tables': pluginTables,
   preview,

@@ -2,13 +2,15 @@ import { yup } from '@strapi/utils';
 import { isBlank } from '../utils/blank';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../constants';
 import { SEARCH_LIMITS, searchText, searchWordsOf, withinSearchLimits } from '../utils/search-words';
-import { type InferInput, textValue, validateInput } from './validate';
+import { cursorProblemMessage } from '../domain/list-cursor';
+import { type InferInput, textValue, singleValuedQuery, validateInput, validateQuery } from './validate';
 
 const WHOLE_NUMBER = /^[0-9]+$/;
+// A cursor this service issues is about 150 characters.
+const MAX_CURSOR_CHARACTERS = 1024;
 
 const positiveWholeNumber = (name: string) =>
-  yup
-    .string()
+  textValue()
     .test(
       'whole-number',
       `${name} must be a whole number of at least 1`,
@@ -36,6 +38,8 @@ export const listQuerySchema = yup.object({
   limit: positiveWholeNumber('limit'),
   page: positiveWholeNumber('page'),
   format: textValue().oneOf(['json', 'csv'], 'format must be json or csv'),
+  // Checked, and bound to this query, by services/list-cursors.ts; here only its size.
+  cursor: textValue().max(MAX_CURSOR_CHARACTERS, cursorProblemMessage('not-issued', 0)),
 });
 
 const noParametersSchema = yup.object({});
@@ -46,6 +50,8 @@ export interface ListQuery {
   tag: string | null;
   limit: number;
   page: number;
+  /** The walk's cursor, as sent (see services/list-cursors.ts); null for a page by number. */
+  cursor: string | null;
 }
 
 /** The list's query as the schema admits it, before it is read into a ListQuery. */
@@ -64,7 +70,7 @@ export async function validateListQuery(query: unknown): Promise<ListQuery> {
 
 /** The list's query and the representation it asks for. */
 export async function validateListRequest(query: unknown): Promise<{ query: ListQuery; format: ListFormat }> {
-  const raw = await validateInput<RawListQuery>(listQuerySchema, query, 'The query');
+  const raw = await validateQuery<RawListQuery>(listQuerySchema, query);
   return { query: listQueryOf(raw), format: raw.format === 'csv' ? 'csv' : 'json' };
 }
 
@@ -75,6 +81,7 @@ function listQueryOf(raw: RawListQuery): ListQuery {
     tag: nonBlank(raw.tag),
     limit: Math.min(raw.limit === undefined ? LIST_DEFAULT_LIMIT : Number(raw.limit), LIST_MAX_LIMIT),
     page: raw.page === undefined ? 1 : Number(raw.page),
+    cursor: nonBlank(raw.cursor),
   };
 }
 
@@ -86,7 +93,7 @@ const createQuerySchema = yup.object({
 
 /** POST's query: only dry_run, which checks and shapes the article without storing it. */
 export async function validateCreateQuery(query: unknown): Promise<{ dryRun: boolean }> {
-  const raw = await validateInput<InferInput<typeof createQuerySchema>>(createQuerySchema, query, 'The query');
+  const raw = await validateQuery<InferInput<typeof createQuerySchema>>(createQuerySchema, query);
   return { dryRun: raw.dry_run === 'true' };
 }
 
@@ -101,19 +108,19 @@ const articleQuerySchema = yup.object({ format: textValue().oneOf(['json', 'md']
 
 /** The latest's only parameter: `format=csv`. */
 export async function validateLatestQuery(query: unknown): Promise<ListFormat> {
-  const raw = await validateInput<InferInput<typeof latestQuerySchema>>(latestQuerySchema, query, 'The query');
+  const raw = await validateQuery<InferInput<typeof latestQuerySchema>>(latestQuerySchema, query);
   return raw.format === 'csv' ? 'csv' : 'json';
 }
 
 /** An article's only parameter: `format=md` (Markdown; also asked for with Accept: text/markdown). */
 export async function validateArticleQuery(query: unknown): Promise<'json' | 'md' | null> {
-  const raw = await validateInput<InferInput<typeof articleQuerySchema>>(articleQuerySchema, query, 'The query');
+  const raw = await validateQuery<InferInput<typeof articleQuerySchema>>(articleQuerySchema, query);
   return raw.format === 'md' ? 'md' : raw.format === 'json' ? 'json' : null;
 }
 
 /** The other reads take no parameters; an unexpected one is an error rather than silently ignored. */
 export async function validateNoParameters(query: unknown): Promise<void> {
-  await validateInput<Record<string, never>>(noParametersSchema, query, 'The query');
+  await validateQuery<Record<string, never>>(noParametersSchema, query);
 }
 
 const feedSchema = yup.object({
@@ -128,7 +135,7 @@ export async function validateFeedQuery(
 ): Promise<{ format: 'rss' | 'atom' | 'json'; category: string | null }> {
   const raw = await validateInput<{ format: 'rss' | 'atom' | 'json'; kategori?: string }>(
     feedSchema,
-    { ...(query as object), format },
+    { ...(singleValuedQuery(query) as object), format },
     'The request',
   );
   return { format: raw.format, category: nonBlank(raw.kategori)?.toLowerCase() ?? null };

@@ -103,3 +103,44 @@ export async function validatePresentFields(rules: Record<string, yup.StringSche
   const fieldErrors = await fieldErrorsOf(schema, Object.fromEntries(present.map((field) => [field, data[field]])));
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
 }
+
+// A value is quoted in a message up to this many characters (a query string may hold 16 KB).
+const QUOTED_CHARACTERS = 40;
+
+const quoted = (value: string): string =>
+  JSON.stringify(value.length > QUOTED_CHARACTERS ? `${value.slice(0, QUOTED_CHARACTERS)}…` : value);
+
+/**
+ * A query with each parameter as one value. A parameter sent more than once with the same value
+ * (automation tools repeat the first request's parameters on every next URL) counts once; with
+ * different values, or as an object (`limit[a]=1`), it is refused, named, with what to do.
+ */
+export function singleValuedQuery(query: unknown): unknown {
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) return query;
+  const fieldErrors: FieldError[] = [];
+  const single: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((item) => item !== null && typeof item === 'object')) {
+      fieldErrors.push(fieldError(name, `${name} must be one value, not an object (${name}[…])`));
+      continue;
+    }
+    const distinct = [...new Set(values.map(String))];
+    if (distinct.length > 1) {
+      // At most three of them, however many were sent.
+      const listed = distinct.slice(0, 3).map(quoted);
+      const last = distinct.length > 3 ? `${distinct.length - 2} more` : listed.pop();
+      const message = `${name} was sent with different values (${listed.join(', ')} and ${last}): send it once`;
+      fieldErrors.push(fieldError(name, message));
+      continue;
+    }
+    single[name] = Array.isArray(value) ? distinct[0] : value;
+  }
+  if (fieldErrors.length > 0) throw validationError(fieldErrors);
+  return single;
+}
+
+/** A query string's parameters checked against a schema: one value each (see singleValuedQuery), only those the schema lists. */
+export function validateQuery<T>(schema: yup.AnyObjectSchema, query: unknown): Promise<T> {
+  return validateInput<T>(schema, singleValuedQuery(query), 'The query');
+}

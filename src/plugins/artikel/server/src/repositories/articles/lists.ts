@@ -5,7 +5,8 @@ import { longReadRows, readRows, type RawSql } from '../../infrastructure/transa
 import { searchIndex } from '../search';
 import { hasTagByScan } from '../tags';
 import type { PublishedRows, QueryBuilder } from './published-rows';
-import { NEWEST_SUMMARIES, PUBLISHED_COUNT } from './queries';
+import type { ListPosition } from '../../domain/list-cursor';
+import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries } from './queries';
 import { type ArticleRecord, parseSummaryRow, type SummaryRow } from './rows';
 
 /** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
@@ -14,6 +15,12 @@ export interface ArticleFilters {
   category: string | null;
   tagKey: string | null;
 }
+
+/**
+ * Where a page starts: after `offset` articles of the list, or just past a position in it (a
+ * cursor's), `after` it (older articles) or `before` it (newer ones).
+ */
+export type PageStart = { offset: number } | { after: ListPosition } | { before: ListPosition };
 
 /** No narrowing: every published article. */
 export const EVERY_ARTICLE: ArticleFilters = { words: [], category: null, tagKey: null };
@@ -103,21 +110,39 @@ export const articleLists = ({
     },
 
     /**
-     * One page of the filtered articles, newest first. `matching`, when the caller has counted
-     * them: up to FEW_MATCHES, the page is read through the matches and sorted, instead of walking
-     * the published articles newest first until a page is found (the whole archive, for a word in
-     * a handful of articles).
+     * One page of the filtered articles, newest first, from where it starts (see PageStart): past a
+     * position it is a keyset page, whose cost is the same at page 10,000 as at page 1. `matching`,
+     * when the caller has counted them: up to FEW_MATCHES, the page is read through the matches and
+     * sorted, instead of walking the published articles newest first until a page is found (the
+     * whole archive, for a word in a handful of articles).
      */
-    async newest(filters: ArticleFilters, limit: number, offset = 0, matching?: number): Promise<ArticleRecord[]> {
+    async newest(filters: ArticleFilters, limit: number, start: PageStart = { offset: 0 }, matching?: number): Promise<ArticleRecord[]> {
+      const offset = 'offset' in start ? start.offset : 0;
+      const past =
+        'after' in start
+          ? { ...PAST_POSITION.after, position: start.after }
+          : 'before' in start
+            ? { ...PAST_POSITION.before, position: start.before }
+            : null;
+      // Newest first, whichever way the page was read.
+      const inOrder = (records: ArticleRecord[]) => ('before' in start ? records.reverse() : records);
+      const positionValues =
+        past === null ? [] : [new Date(past.position.publishedMs), new Date(past.position.createdMs), past.position.documentId];
       // The latest, the unfiltered list and a feed of every category: a page of the published_at index.
-      if (narrowsNothing(filters))
-        return ((await readRows(strapi, `${NEWEST_SUMMARIES} ${limitSql(limit, offset)}`)) as SummaryRow[]).map(parseSummaryRow);
+      if (narrowsNothing(filters)) {
+        const sql = past === null ? NEWEST_SUMMARIES : `${publishedSummaries()} AND ${past.where} ORDER BY ${past.order}`;
+        return inOrder(
+          ((await readRows(strapi, `${sql} ${limitSql(limit, offset)}`, positionValues)) as SummaryRow[]).map(parseSummaryRow),
+        );
+      }
       const walk = matching === undefined || matching > FEW_MATCHES;
       const selected = await filtered(filters, { forPage: walk });
       if (selected === null) return [];
-      if (walk) return filteredRecords(limitRows(newestFirst(selected.query), limit, offset));
+      const ordered = (query: QueryBuilder): QueryBuilder =>
+        past === null ? newestFirst(query) : query.whereRaw(past.where, positionValues).orderByRaw(past.order);
+      if (walk) return inOrder(await filteredRecords(limitRows(ordered(selected.query), limit, offset)));
       // The matches are sorted by their ids and dates alone; only the page's rows are read with their summaries.
-      const page = limitRows(newestFirst(selected.query.select('a.id')), limit, offset);
+      const page = limitRows(ordered(selected.query.select('a.id')), limit, offset);
       return filteredRecords(newestFirst(publishedRows().whereIn('a.id', page)));
     },
   };

@@ -33,7 +33,17 @@ export const SUMMARY_COLUMNS = [
 export const CATEGORY_JOINS = `LEFT JOIN ${TABLES.articleCategoryLinks} l ON l.article_id = a.id LEFT JOIN ${TABLES.categories} c ON c.id = l.category_id`;
 export const COVER_JOINS = `LEFT JOIN ${TABLES.mediaLinks} fr ON fr.related_id = a.id AND fr.related_type = '${ARTICLE_UID}' AND fr.field = 'cover' LEFT JOIN ${TABLES.files} f ON f.id = fr.file_id`;
 export const SUMMARY_JOINS = `${CATEGORY_JOINS} ${COVER_JOINS} LEFT JOIN ${TABLES.viewCounts} v ON v.article_document_id = a.document_id`;
-export const NEWEST_FIRST = 'a.published_at DESC, a.created_at DESC, a.id DESC';
+// The list order: newest published first, then newest created, then by document id, which keeps
+// its place when an edit republishes the article as a new row (see domain/list-cursor.ts). The
+// index articles_published_at_idx holds these three columns in this order.
+export const NEWEST_FIRST = 'a.published_at DESC, a.created_at DESC, a.document_id DESC';
+const OLDEST_FIRST = 'a.published_at ASC, a.created_at ASC, a.document_id ASC';
+const POSITION = '(a.published_at, a.created_at, a.document_id)';
+/** The articles after a position in the newest-first order (older), nearest first; and before it (newer), nearest first. */
+export const PAST_POSITION = {
+  after: { where: `${POSITION} < (?, ?, ?)`, order: NEWEST_FIRST },
+  before: { where: `${POSITION} > (?, ?, ?)`, order: OLDEST_FIRST },
+};
 
 /** The summary columns and `extra` columns of `a`, of the published article rows (add AND ... to narrow them). */
 export const publishedSummaries = (extra: string[] = []): string =>
