@@ -172,8 +172,31 @@ describe('the article tools on Strapi’s MCP server', () => {
     const restMs = performance.now() - restStarted;
     expect(found.isError).toBeFalsy();
     expect(found.structuredContent?.data).toEqual(rest.data);
-    expect(found.structuredContent?.meta).toEqual(rest.meta);
+    expect(found.structuredContent?.meta).toEqual({ ...rest.meta, next_cursor: null });
     reportFigure('search round trip', `MCP artikel_search ${mcpMs.toFixed(1)} ms, REST GET ${restMs.toFixed(1)} ms`);
+  });
+
+  it('walks a search page by page with meta.next_cursor, seeing each article once even while one is published', async () => {
+    const writer = await connect(tokens.full);
+    for (const n of [1, 2, 3, 4, 5]) await call(writer, 'artikel_create', body({ title: `Cursor walk ${n}`, tags: 'cursor-walk' }));
+    const client = await connect(tokens.reader);
+    const seen: string[] = [];
+    let args: Record<string, unknown> = { tag: 'cursor-walk', limit: 2 };
+    for (let page = 1; page <= 10; page += 1) {
+      const answer = await call(client, 'artikel_search', args);
+      expect(answer.isError).toBeFalsy();
+      seen.push(...(answer.structuredContent?.data as unknown as Array<{ slug: string }>).map((article) => article.slug));
+      // A new article published mid-walk is above the walk: it neither shifts the pages nor shows twice.
+      if (page === 1) await call(writer, 'artikel_create', body({ title: 'Cursor walk late', tags: 'cursor-walk' }));
+      const next = answer.structuredContent?.meta?.next_cursor;
+      if (next === null) break;
+      expect(typeof next).toBe('string');
+      args = { tag: 'cursor-walk', limit: 2, cursor: next };
+    }
+    expect(seen).toEqual(['cursor-walk-5', 'cursor-walk-4', 'cursor-walk-3', 'cursor-walk-2', 'cursor-walk-1']);
+    const wrongQuery = await call(client, 'artikel_search', { tag: 'other', limit: 2, cursor: args.cursor });
+    expect(wrongQuery.isError).toBe(true);
+    expect(textOf(wrongQuery)).toContain('cursor belongs to another query');
   });
 
   it('refuses bad input with a tool error naming every refused field, and stores nothing', async () => {

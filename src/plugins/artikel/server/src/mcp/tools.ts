@@ -42,7 +42,9 @@ const FIELD_HELP: Record<string, string> = {
   kategori: 'A category name or slug.',
   tag: 'One whole tag.',
   limit: 'Articles per page, 1 to 50 (default 10).',
-  page: 'The page, from 1.',
+  page: 'The page, from 1. To walk every article, pass cursor instead: pages shift while articles are published.',
+  cursor:
+    "The previous result's meta.next_cursor: the next page of the same search (same q, kategori, tag and limit), never skipping or repeating an article. Empty: the first page.",
 };
 
 const WRITE_OPTIONS = {
@@ -107,7 +109,7 @@ export function artikelTools(strapi: Core.Strapi) {
       name: 'artikel_search',
       title: 'Search articles',
       description:
-        "Published articles, newest first, with the REST list's filters: words (q), category (kategori), tag, limit and page. Read-only.",
+        "Published articles, newest first, with the REST list's filters: words (q), category (kategori), tag, limit and page. meta.next_cursor (null on the last page), passed back as cursor, gives the next page. Read-only.",
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => z.object(inputShapeOf(listQuerySchema, FIELD_HELP, { numbers: ['limit', 'page'], omit: ['format'] })),
       resolveOutputSchema: OUTPUT,
@@ -116,7 +118,10 @@ export function artikelTools(strapi: Core.Strapi) {
         async ({ args }: { args: Args }) =>
           guarded(async () => {
             const list = await reads().list(await validateListQuery(asQuery(args)));
-            return success({ data: list.data, meta: list.meta }, summariesText(list.data, list.meta.pagination.total));
+            return success(
+              { data: list.data, meta: { ...list.meta, next_cursor: list.paging.next?.cursor ?? null } },
+              summariesText(list.data, list.meta.pagination.total),
+            );
           }),
     },
     {

@@ -67,7 +67,8 @@ export interface CategoryWithCount {
 export interface ArticleList {
   data: ArticleSummary[];
   meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
-  paging: { next: PageLink | null; prev: PageLink | null };
+  /** The next page is always past a cursor; the previous one by number, by a cursor, or the first page. */
+  paging: { next: { cursor: string } | null; prev: PageLink | null };
 }
 
 /** A list's page as remembered: its articles, its number along the walk, and whether it has neighbours. */
@@ -287,7 +288,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         else if (previousPage <= 1) prev = 'first';
         else prev = { cursor: cursors.issue('before', page.ends?.first ?? cursor.position, previousPage, query) };
       }
-      const next: PageLink | null =
+      const next: { cursor: string } | null =
         page.hasNext && page.ends !== null ? { cursor: cursors.issue('after', page.ends.last, page.number + 1, query) } : null;
       return {
         data,
