@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID, TABLES } from '../constants';
-import { database } from '../infrastructure/transactions';
+import { ARTICLE_UID } from '../constants';
 import { oldSlugs } from '../repositories/old-slugs';
+import { currentSlugOf } from '../repositories/slug-rows';
 import { documentWrite, type DocumentMiddleware } from './context';
 
 /**
@@ -22,15 +22,9 @@ export const rememberMovedSlugs =
       return result;
     }
     if (write.action !== 'update' || documentId === undefined || typeof data?.slug !== 'string') return next();
-    // The draft row holds the article's slug (every article has one).
-    const stored = (await database(strapi)(TABLES.articles)
-      .select('slug')
-      .where('document_id', documentId)
-      .whereNull('published_at')
-      .first()) as { slug: string | null } | undefined;
+    const before = await currentSlugOf(strapi, documentId);
     const result = await next();
-    const before = stored?.slug ?? '';
-    if (before !== '' && before !== data.slug) {
+    if (before !== null && before !== data.slug) {
       await oldSlugs(strapi).remember(before, documentId);
       await oldSlugs(strapi).forgetSlug(data.slug);
     }

@@ -41,3 +41,20 @@ function equalOrSuffixed(strapi: Core.Strapi, either: Knex.QueryBuilder, base: s
   if (isSqlite(strapi)) either.orWhere((range) => range.where('slug', '>=', `${base}-`).andWhere('slug', '<', `${base}.`));
   else either.orWhereRaw("slug LIKE ? ESCAPE '\\'", [`${escapeLike(`${base}-`)}%`]);
 }
+
+/** The document id of the article whose current slug this is (its draft row holds it, whatever its status), or null. */
+export async function articleWithSlug(strapi: Core.Strapi, slug: string): Promise<string | null> {
+  const row = (await database(strapi)(TABLES.articles).select('document_id').whereNull('published_at').where('slug', slug).first()) as
+    { document_id: string } | undefined;
+  return row?.document_id ?? null;
+}
+
+/** An article's current slug (its draft row's), or null when it has none. */
+export async function currentSlugOf(strapi: Core.Strapi, documentId: string): Promise<string | null> {
+  const row = (await database(strapi)(TABLES.articles)
+    .select('slug')
+    .where('document_id', documentId)
+    .whereNull('published_at')
+    .first()) as { slug: string | null } | undefined;
+  return row?.slug || null;
+}

@@ -1,6 +1,7 @@
 import type { Core, Modules } from '@strapi/strapi';
 import { articleVersion } from '../repositories/article-versions';
 import { oldSlugs } from '../repositories/old-slugs';
+import { articleWithSlug } from '../repositories/slug-rows';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT } from '../constants';
 import {
@@ -361,10 +362,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
      * one), without counting a view: for the tools of agents and editors, never for the public.
      */
     async anyStatusBySlug(slug: string): Promise<FullArticle | null> {
-      const draft = await strapi.documents(ARTICLE_UID).findFirst({ filters: { slug: { $eq: slug } }, status: 'draft', fields: ['slug'] });
-      if (!draft) return null;
-      const live = await strapi.documents(ARTICLE_UID).findOne({ documentId: draft.documentId, status: 'published', fields: ['slug'] });
-      return this.fullArticle(draft.documentId, live ? 'published' : 'draft');
+      const documentId = await articleWithSlug(strapi, slug);
+      if (documentId === null) return null;
+      const live = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: 'published', fields: ['slug'] });
+      return this.fullArticle(documentId, live ? 'published' : 'draft');
     },
 
     /** The article's version (see repositories/article-versions.ts), for the tag of its answers. */

@@ -9,6 +9,7 @@ import { articleTag } from '../presenters/representation-tag';
 import { SlugTakenError, slugConflictError } from '../domain/conflict-error';
 import { articleVersion } from '../repositories/article-versions';
 import { oldSlugs } from '../repositories/old-slugs';
+import { articleWithSlug, currentSlugOf } from '../repositories/slug-rows';
 import { isBlank } from '../utils/blank';
 import { type IfMatch, ifMatchAdmits } from '../utils/entity-tags';
 import { isUniqueViolation } from '../infrastructure/database-errors';
@@ -159,23 +160,21 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
    * slug is not followed: a client that sends a write to it learns where the article is now.
    */
   const locate = async (slug: string, ifMatch: IfMatch | null): Promise<StoredArticle> => {
-    const found = await documents().findFirst({ filters: { slug: { $eq: slug } }, status: 'draft', fields: ['slug'] });
-    if (!found) {
+    const documentId = await articleWithSlug(strapi, slug);
+    if (documentId === null) {
       const movedFrom = await oldSlugs(strapi).documentOf(slug);
-      const current = movedFrom === null ? null : await documents().findOne({ documentId: movedFrom, status: 'draft', fields: ['slug'] });
-      if (current?.slug)
-        throw new errors.NotFoundError(
-          `The article moved from "${slug}" to "${current.slug}": send the request to /api/artikel/${current.slug}`,
-        );
+      const current = movedFrom === null ? null : await currentSlugOf(strapi, movedFrom);
+      if (current !== null)
+        throw new errors.NotFoundError(`The article moved from "${slug}" to "${current}": send the request to /api/artikel/${current}`);
       throw new errors.NotFoundError(`No article has the slug "${slug}"`);
     }
-    await lockUntilCommit(strapi, `article:${found.documentId}`);
+    await lockUntilCommit(strapi, `article:${documentId}`);
     if (ifMatch !== null) {
-      const version = await articleVersion(strapi, found.documentId);
+      const version = await articleVersion(strapi, documentId);
       if (version === null || !ifMatchAdmits(ifMatch, version)) throw preconditionFailed();
     }
     const stored = (await documents().findOne({
-      documentId: found.documentId,
+      documentId,
       status: 'draft',
       populate: { category: { fields: ['name', 'slug'] } },
     })) as StoredArticle | null;

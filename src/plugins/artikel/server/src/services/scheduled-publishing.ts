@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID, TABLES } from '../constants';
-import { isSqlite } from '../infrastructure/database-dialect';
+import { ARTICLE_UID } from '../constants';
 import { tryLockUntilCommit } from '../infrastructure/locks';
-import { inTransaction, readDatabase } from '../infrastructure/transactions';
+import { inTransaction } from '../infrastructure/transactions';
+import { dueSchedules } from '../repositories/scheduled-articles';
 import { getService } from '../infrastructure/get-service';
 
 /** How often each instance looks for schedules that came due: the contract allows 5 s of lateness. */
@@ -34,22 +34,6 @@ const scheduledPublishing = ({ strapi }: { strapi: Core.Strapi }) => {
   let timer: NodeJS.Timeout | null = null;
   let looking: Promise<number> | null = null;
 
-  /**
-   * The drafts whose schedule came due, oldest first, read on the connection public reads use (on
-   * SQLite never waiting behind a write), by the partial index of schedules. Times are stored as
-   * Strapi writes them: epoch milliseconds on SQLite, timestamps on PostgreSQL.
-   */
-  const due = async (now: Date): Promise<string[]> => {
-    const rows = (await readDatabase(strapi)(TABLES.articles)
-      .select('document_id')
-      .whereNull('published_at')
-      .whereNotNull('publish_at')
-      .where('publish_at', '<=', isSqlite(strapi) ? now.getTime() : now)
-      .orderBy('publish_at', 'asc')
-      .limit(BATCH)) as Array<{ document_id: string }>;
-    return rows.map((row) => row.document_id);
-  };
-
   /** Publishes one due article unless another instance or an editor got there first; true when this one did. */
   const publishOne = async (documentId: string): Promise<boolean> =>
     inTransaction(strapi, async () => {
@@ -68,7 +52,7 @@ const scheduledPublishing = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const lookOnce = async (): Promise<number> => {
     let published = 0;
-    for (const documentId of await due(new Date())) {
+    for (const documentId of await dueSchedules(strapi, new Date(), BATCH)) {
       try {
         if (await publishOne(documentId)) published += 1;
       } catch (error) {

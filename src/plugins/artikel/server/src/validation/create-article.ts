@@ -1,8 +1,8 @@
 import { yup } from '@strapi/utils';
 import { isBlank } from '../utils/blank';
 import { ARTICLE_FIELD_RULES, text } from './field-rules';
-import { type InferInput, fieldError, textValue, validateInput, validationError } from './validate';
-import { STATUS_MESSAGE, WRITE_STATUSES, type WriteStatus, publishAtRule } from './schedule';
+import { type InferInput, textValue, validateInput } from './validate';
+import { STATUS_MESSAGE, WRITE_STATUSES, type WriteStatus, checkSchedulePairing, publishAtRule } from './schedule';
 
 const requiredText = (schema: yup.StringSchema, field: string) =>
   schema
@@ -35,12 +35,6 @@ export type CreateArticleInput = InferInput<typeof createArticleSchema>;
 
 export async function validateCreateArticle(body: unknown): Promise<CreateArticleInput> {
   const input = await validateInput<CreateArticleInput>(createArticleSchema, body, 'The request body');
-  // A schedule needs its time, and a time means a schedule.
-  if (input.status === 'scheduled' && input.publish_at === undefined) {
-    throw validationError([fieldError('publish_at', 'publish_at is required with status "scheduled"')]);
-  }
-  if (input.publish_at !== undefined && input.status !== 'scheduled') {
-    throw validationError([fieldError('publish_at', 'publish_at is taken only with status "scheduled"')]);
-  }
+  checkSchedulePairing(input, { aloneMoves: false });
   return input;
 }

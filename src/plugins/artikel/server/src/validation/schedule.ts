@@ -1,4 +1,4 @@
-import { textValue } from './validate';
+import { fieldError, textValue, validationError } from './validate';
 
 /**
  * An instant as ISO-8601 with a time zone: a date, a time to the minute or finer, and `Z` or an
@@ -24,3 +24,19 @@ export const WRITE_STATUSES = ['published', 'draft', 'scheduled'] as const;
 export type WriteStatus = (typeof WRITE_STATUSES)[number];
 
 export const STATUS_MESSAGE = 'status must be "published", "draft" or "scheduled"';
+
+/**
+ * A schedule needs its time, and a time means a schedule: status "scheduled" without publish_at,
+ * or publish_at with another status, is a 400. On PATCH (`aloneMoves`) publish_at alone moves the
+ * article's schedule.
+ */
+export function checkSchedulePairing(input: { status?: WriteStatus; publish_at?: string }, { aloneMoves }: { aloneMoves: boolean }): void {
+  if (input.status === 'scheduled' && input.publish_at === undefined) {
+    throw validationError([fieldError('publish_at', 'publish_at is required with status "scheduled"')]);
+  }
+  if (input.publish_at === undefined || input.status === 'scheduled' || (aloneMoves && input.status === undefined)) return;
+  const message = aloneMoves
+    ? 'publish_at is taken only with status "scheduled" (or alone, to move a schedule)'
+    : 'publish_at is taken only with status "scheduled"';
+  throw validationError([fieldError('publish_at', message)]);
+}

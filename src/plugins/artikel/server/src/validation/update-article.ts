@@ -2,7 +2,7 @@ import { yup } from '@strapi/utils';
 import { isBlank } from '../utils/blank';
 import { ARTICLE_FIELD_RULES, text } from './field-rules';
 import { type InferInput, fieldError, validateInput, validationError, textValue } from './validate';
-import { STATUS_MESSAGE, WRITE_STATUSES, type WriteStatus, publishAtRule } from './schedule';
+import { STATUS_MESSAGE, WRITE_STATUSES, type WriteStatus, checkSchedulePairing, publishAtRule } from './schedule';
 
 const notBlank = (schema: yup.StringSchema, field: string) =>
   schema.test('not-blank', `${field} must not be blank (it is required)`, (value) => value === undefined || !isBlank(value));
@@ -37,11 +37,6 @@ export async function validateUpdateArticle(body: unknown): Promise<UpdateArticl
   if (Object.keys(input).length === 0) {
     throw validationError([fieldError(null, 'The request body changes nothing: send at least one field to change')]);
   }
-  if (input.status === 'scheduled' && input.publish_at === undefined) {
-    throw validationError([fieldError('publish_at', 'publish_at is required with status "scheduled"')]);
-  }
-  if (input.publish_at !== undefined && input.status !== undefined && input.status !== 'scheduled') {
-    throw validationError([fieldError('publish_at', 'publish_at is taken only with status "scheduled" (or alone, to move a schedule)')]);
-  }
+  checkSchedulePairing(input, { aloneMoves: true });
   return input;
 }
