@@ -4,7 +4,7 @@ import type { PostOutcome } from '../services/article-writes';
 import type { KeyedRequest } from '../services/idempotency';
 import openApiDocument from '../openapi/openapi.json';
 import { getService } from '../infrastructure/get-service';
-import { linkHeader, pagingLinks } from '../presenters/links';
+import { linkHeader, pagingLinks, withSingleParameters } from '../presenters/links';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { tokenKey } from '../utils/token-key';
 import { validateCreateArticle } from '../validation/create-article';
@@ -202,7 +202,7 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async feed(ctx: Context) {
     const { format, category } = await validateFeedQuery(ctx.params.format, ctx.query);
     const base = apiBase(strapi, ctx);
-    const selfUrl = new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, base).toString();
+    const selfUrl = withSingleParameters(new URL(`${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, base)).toString();
     const body = await getService(strapi, 'feeds').feed({ format, category, selfUrl, apiBase: base });
     ctx.set('Content-Type', FEED_CONTENT_TYPES[format]);
     ctx.body = body;

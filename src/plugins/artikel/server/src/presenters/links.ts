@@ -6,6 +6,13 @@ export interface PagingLinks {
   prev: string | null;
 }
 
+/** The URL with each query parameter once: one sent more than once had one value (see singleValuedQuery), and is linked once. */
+export function withSingleParameters(requestUrl: URL): URL {
+  const url = new URL(requestUrl);
+  for (const name of new Set(url.searchParams.keys())) url.searchParams.set(name, url.searchParams.get(name) ?? '');
+  return url;
+}
+
 /**
  * The next and previous pages of a list answer, as absolute URLs that keep every other query
  * parameter: past a cursor (and no page), at a page number (and no cursor), or the first page
@@ -14,7 +21,7 @@ export interface PagingLinks {
 export function pagingLinks(listUrl: URL, paging: { next: PageLink | null; prev: PageLink | null }): PagingLinks {
   const linkTo = (target: PageLink | null): string | null => {
     if (target === null) return null;
-    const url = new URL(listUrl);
+    const url = withSingleParameters(listUrl);
     url.searchParams.delete('page');
     url.searchParams.delete('cursor');
     if (target !== 'first') {

@@ -110,6 +110,19 @@ const QUOTED_CHARACTERS = 40;
 const quoted = (value: string): string =>
   JSON.stringify(value.length > QUOTED_CHARACTERS ? `${value.slice(0, QUOTED_CHARACTERS)}…` : value);
 
+const INDEX = /^\d+$/;
+
+/**
+ * The values a parameter was sent with. Strapi's query parser makes a repeated parameter a list,
+ * and one repeated more than 20 times an object keyed by position ("0", "1", …): both are lists here.
+ */
+function valuesOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === 'object' && Object.keys(value).length > 0 && Object.keys(value).every((key) => INDEX.test(key)))
+    return Object.values(value);
+  return [value];
+}
+
 /**
  * A query with each parameter as one value. A parameter sent more than once with the same value
  * (automation tools repeat the first request's parameters on every next URL) counts once; with
@@ -120,7 +133,7 @@ export function singleValuedQuery(query: unknown): unknown {
   const fieldErrors: FieldError[] = [];
   const single: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
-    const values: unknown[] = Array.isArray(value) ? value : [value];
+    const values = valuesOf(value);
     if (values.some((item) => item !== null && typeof item === 'object')) {
       fieldErrors.push(fieldError(name, `${name} must be one value, not an object (${name}[…])`));
       continue;
@@ -134,7 +147,7 @@ export function singleValuedQuery(query: unknown): unknown {
       fieldErrors.push(fieldError(name, message));
       continue;
     }
-    single[name] = Array.isArray(value) ? distinct[0] : value;
+    single[name] = distinct[0];
   }
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
   return single;
