@@ -105,7 +105,10 @@ describe('GET /api/artikel', () => {
   it('links the next and previous pages in a Link header and in the body, keeping the query', async () => {
     const first = await app.api().get('/api/artikel?q=e&limit=2').expect(200);
     const page = (number: number) => expect.stringMatching(new RegExp(`^https?://[^/]+/api/artikel\\?q=e&limit=2&page=${number}$`));
-    expect(first.body.links).toEqual({ next: page(2), prev: null });
+    // The next page by a cursor (base64url text with one dot) in place of a page number; back to page 1 by the plain URL.
+    const byCursor = expect.stringMatching(/^https?:\/\/[^/]+\/api\/artikel\?q=e&limit=2&cursor=[A-Za-z0-9_.-]+$/);
+    const plain = expect.stringMatching(/^https?:\/\/[^/]+\/api\/artikel\?q=e&limit=2$/);
+    expect(first.body.links).toEqual({ next: byCursor, prev: null });
     expect(first.headers.link).toBe(`<${first.body.links.next}>; rel="next"`);
 
     const second = await app
@@ -113,8 +116,12 @@ describe('GET /api/artikel', () => {
       .get(new URL(first.body.links.next).pathname + new URL(first.body.links.next).search)
       .expect(200);
     expect(second.body.meta.pagination).toEqual({ page: 2, limit: 2, total: 4, page_count: 2 });
-    expect(second.body.links).toEqual({ next: null, prev: page(1) });
+    expect(second.body.links).toEqual({ next: null, prev: plain });
     expect(second.headers.link).toBe(`<${second.body.links.prev}>; rel="prev"`);
+
+    // By page number, the previous page is a page number as before.
+    const numbered = await app.api().get('/api/artikel?q=e&limit=2&page=2').expect(200);
+    expect(numbered.body.links).toEqual({ next: null, prev: page(1) });
 
     const past = await app.api().get('/api/artikel?q=e&limit=2&page=7').expect(200);
     expect(past.body.links).toEqual({ next: null, prev: page(2) });
