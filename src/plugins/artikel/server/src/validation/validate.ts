@@ -105,7 +105,7 @@ export async function validatePresentFields(rules: Record<string, yup.StringSche
 }
 
 // A value is quoted in a message up to this many characters (a query string may hold 16 KB).
-const QUOTED_CHARACTERS = 40;
+const QUOTED_CHARACTERS = 200;
 
 const quoted = (value: string): string =>
   JSON.stringify(value.length > QUOTED_CHARACTERS ? `${value.slice(0, QUOTED_CHARACTERS)}…` : value);
@@ -147,7 +147,7 @@ export function singleValuedQuery(query: unknown): unknown {
       fieldErrors.push(fieldError(name, message));
       continue;
     }
-    single[name] = distinct[0];
+    single[name] = values[0];
   }
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
   return single;
