@@ -129,6 +129,42 @@ onPostgres('scheduling and changes on two service instances on one PostgreSQL da
     expect((await read(first, `/api/artikel/${slug}`)).status).toBe(404);
   });
 
+  it('walk a list along links.next alternating between the instances, each article once, while one is published through the other', async () => {
+    const tag = `two-instance-walk-${Date.now()}`;
+    const created: string[] = [];
+    for (let n = 1; n <= 7; n += 1) {
+      const answer = await request(n % 2 === 0 ? first : second, 'POST', '/api/artikel', {
+        title: `Walked on two instances ${n} ${tag}`,
+        category: 'Evenings',
+        content: 'Walked.',
+        tags: tag,
+      });
+      expect(answer.status).toBe(201);
+      created.push(answer.body.data.slug);
+    }
+    const seen: string[] = [];
+    let next: string | null = `/api/artikel?tag=${tag}&limit=2`;
+    for (let page = 0; next !== null && page < 10; page += 1) {
+      // A cursor one instance signed opens on the other: they share APP_KEYS, as instances of one service do.
+      const service = page % 2 === 0 ? first : second;
+      const answer = await read(service, next);
+      expect(answer.status).toBe(200);
+      const body = answer.body as unknown as { data: Array<{ slug: string }>; links: { next: string | null } };
+      seen.push(...body.data.map((article) => article.slug));
+      if (page === 0) {
+        const late = await request(second, 'POST', '/api/artikel', {
+          title: `Late ${tag}`,
+          category: 'Evenings',
+          content: 'Late.',
+          tags: tag,
+        });
+        expect(late.status).toBe(201);
+      }
+      next = body.links.next === null ? null : new URL(body.links.next).pathname + new URL(body.links.next).search;
+    }
+    expect(seen).toEqual([...created].reverse());
+  });
+
   it('publish 20 schedules due a tenth of a second apart each once, within 5 s, with one entry.publish webhook each', async () => {
     const start = Date.now() + 4_000;
     const scheduled: Array<{ id: string; slug: string; publishAt: string }> = [];
