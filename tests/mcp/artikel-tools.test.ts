@@ -213,6 +213,22 @@ describe('the article tools on Strapi’s MCP server', () => {
     expect((await app.api().get('/api/artikel?limit=1').expect(200)).body.meta.pagination.total).toBe(before);
   });
 
+  it('refuses wrongly typed input with a tool error in the REST API’s words, not the schema checker’s', async () => {
+    const client = await connect(tokens.full);
+    const before = (await app.api().get('/api/artikel?limit=1').expect(200)).body.meta.pagination.total;
+    const wrongTypes = await call(client, 'artikel_create', { title: 42, content: ['a'], category: 'Studio', status: 'live' });
+    expect(wrongTypes.isError).toBe(true);
+    const text = textOf(wrongTypes);
+    expect(text).toMatch(/title must be a string/);
+    expect(text).toMatch(/content must be a string/);
+    expect(text).toMatch(/status must be/);
+    expect(text).not.toMatch(/invalid_type|expected|received|`|final value/i);
+    const search = await call(client, 'artikel_search', { limit: 'many', tag: ['a', 'b'] });
+    expect(search.isError).toBe(true);
+    expect(textOf(search)).not.toMatch(/invalid_type|expected|received|`|final value/i);
+    expect((await app.api().get('/api/artikel?limit=1').expect(200)).body.meta.pagination.total).toBe(before);
+  });
+
   it('replays a retried create with the same idempotency_key, creating one article', async () => {
     const client = await connect(tokens.full);
     const input = { ...body(), idempotency_key: `sheet-row-${counter}` };

@@ -6,6 +6,12 @@ interface FieldDescription {
   tests?: Array<{ name?: string }>;
 }
 
+/** "a", "b" or "c", as the REST API's messages list allowed values. */
+const alternatives = (values: string[]): string => {
+  const quoted = values.map((value) => JSON.stringify(value));
+  return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+};
+
 /**
  * A tool's input schema from the yup schema that validates the same input on the REST route: the
  * same field names, the ones it requires, the values it allows. The tool's handler still runs that
@@ -22,9 +28,13 @@ export function inputShapeOf(
   for (const [name, field] of Object.entries(fields)) {
     if (options.omit?.includes(name)) continue;
     const allowed = (field.oneOf ?? []).filter((value): value is string => typeof value === 'string');
-    let type: z.ZodType = allowed.length > 0 ? z.enum(allowed as [string, ...string[]]) : z.string();
+    // Refused in the REST API's words: the MCP server puts the check's messages in its tool error.
+    let type: z.ZodType =
+      allowed.length > 0
+        ? z.enum(allowed as [string, ...string[]], { error: `${name} must be ${alternatives(allowed)}` })
+        : z.string({ error: `${name} must be a string` });
     // A REST query parameter is text; an agent naturally sends a page number as a number.
-    if (options.numbers?.includes(name)) type = z.union([z.number().int(), z.string()]);
+    if (options.numbers?.includes(name)) type = z.union([z.number().int(), z.string()], { error: `${name} must be a whole number` });
     // Every field is optional to the MCP server's own check: a missing required field is then
     // refused by the REST validation, with its message ("title is required"), not the check's.
     const required = (field.tests ?? []).some((test) => test.name === 'required');

@@ -49,20 +49,27 @@ const FIELD_HELP: Record<string, string> = {
 
 const WRITE_OPTIONS = {
   idempotency_key: z
-    .string()
+    .string({ error: 'idempotency_key must be a string' })
     .optional()
     .describe(
       'Any 1-255 printable characters from your data (e.g. the source row id): a retry with the same key and input changes nothing and gets the first answer again.',
     ),
-  dry_run: z.boolean().optional().describe('true: check everything and answer with the article as it would be stored, storing nothing.'),
+  dry_run: z
+    .boolean({ error: 'dry_run must be true or false' })
+    .optional()
+    .describe('true: check everything and answer with the article as it would be stored, storing nothing.'),
 };
 const IF_MATCH = {
   if_match: z
-    .string()
+    .string({ error: 'if_match must be a string' })
     .optional()
     .describe('The ETag (or the etag field of an earlier answer) of the version you read: refused when the article changed since.'),
 };
-const SLUG = { slug: z.string().describe("The article's current slug.") };
+const SLUG = {
+  slug: z
+    .string({ error: (issue) => (issue.input === undefined ? "slug is required: the article's current slug" : 'slug must be a string') })
+    .describe("The article's current slug."),
+};
 
 /** A refusal whoever raised it: the REST error's message (a ValidationError's names every field). */
 function refused(error: unknown): Result {
