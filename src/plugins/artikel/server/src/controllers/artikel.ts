@@ -24,7 +24,7 @@ import {
 import { FEED_CONTENT_TYPES } from '../services/feeds';
 import { API_REFERENCE_PAGE, type ScriptEncoding } from '../services/api-reference';
 import { llmsText } from '../presenters/llms-text';
-import { articleMarkdown, summariesCsv } from '../presenters/other-representations';
+import { summariesCsv } from '../presenters/other-representations';
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
 const MARKDOWN = 'text/markdown';
@@ -130,7 +130,7 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     }
     if (markdown) {
       ctx.set('Content-Type', `${MARKDOWN}; charset=utf-8`);
-      ctx.body = articleMarkdown(article);
+      ctx.body = await reads.markdownOf(article);
       return;
     }
     // The tag's version part is what If-Match on PATCH and DELETE compares (see http-caching).

@@ -13,6 +13,7 @@ import { listQuerySchema, validateListQuery, validateSlug } from '../validation/
 import { updateArticleSchema, validateUpdateArticle } from '../validation/update-article';
 import { asQuery, inputShapeOf } from './input-schemas';
 import { articleText, refusal, success, summariesText } from './tool-results';
+import { quotedText } from '../utils/quoted-text';
 
 const CM = 'plugin::content-manager.explorer';
 const can = (action: 'read' | 'create' | 'update' | 'delete' | 'publish') => ({ action: `${CM}.${action}`, subject: ARTICLE_UID });
@@ -145,7 +146,7 @@ export function artikelTools(strapi: Core.Strapi) {
           guarded(async () => {
             const slug = await validateSlug(String(args.slug ?? ''));
             const article = await reads().anyStatusBySlug(slug);
-            if (article === null) return refusal(`No article has the slug "${slug}"`);
+            if (article === null) return refusal(`No article has the slug ${quotedText(slug)}`);
             const version = await reads().version(article.id);
             const etag = version === null ? null : articleTag(version, JSON.stringify({ data: article }));
             return success({ data: article, ...(etag ? { meta: { etag } } : {}) }, articleText(article));

@@ -23,6 +23,8 @@ import { foldCase, mayFind } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
+import { quotedText } from '../utils/quoted-text';
+import { articleMarkdown } from '../presenters/other-representations';
 
 const MEDIA_FIELDS = ['url', 'alternativeText', 'caption', 'width', 'height', 'mime', 'formats'] as const;
 
@@ -290,7 +292,9 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         else prev = { cursor: cursors.issue('before', page.ends?.first ?? cursor.position, previousPage, query) };
       }
       const next: { cursor: string } | null =
-        page.hasNext && page.ends !== null ? { cursor: cursors.issue('after', page.ends.last, page.number + 1, query) } : null;
+        page.hasNext && page.ends !== null
+          ? { cursor: cursors.issue('after', page.ends.last, Math.min(page.number + 1, Number.MAX_SAFE_INTEGER), query) }
+          : null;
       return {
         data,
         meta: { pagination: { page: page.number, limit, total: page.total, page_count: page.pageCount } },
@@ -333,7 +337,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         },
         (found) => (found === null ? [PUBLISHED] : [documentScope(found.article.id)]),
       );
-      if (!page) throw new errors.NotFoundError(`No published article has the slug "${slug}"`);
+      if (!page) throw new errors.NotFoundError(`No published article has the slug ${quotedText(slug)}`);
       const id = page.article.id;
       const [viewCount, related] = await Promise.all([
         countView ? views().countView(id) : views().currentViews(id),
@@ -344,6 +348,18 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         ),
       ]);
       return { ...page.article, views: viewCount, related: await withCurrentViews(related.related) };
+    },
+
+    /**
+     * A published article as Markdown (see articleMarkdown), remembered for its version: turning a
+     * long HTML text into Markdown takes a while (a second for 1 MB), and it has no view count.
+     */
+    markdownOf(article: FullArticle): Promise<string> {
+      return cache().remember(
+        `markdown:${article.id}:${article.updated_at}`,
+        async () => articleMarkdown(article),
+        () => [documentScope(article.id)],
+      );
     },
 
     /**

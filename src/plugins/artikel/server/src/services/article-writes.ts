@@ -21,6 +21,7 @@ import type { WriteStatus } from '../validation/schedule';
 import type { UpdateArticleInput } from '../validation/update-article';
 import { fieldError, validationError } from '../validation/validate';
 import type { KeyedRequest, PostAnswer } from './idempotency';
+import { quotedText } from '../utils/quoted-text';
 
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.
 const MAX_SLUG_ATTEMPTS = 25;
@@ -165,8 +166,10 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
       const movedFrom = await oldSlugs(strapi).documentOf(slug);
       const current = movedFrom === null ? null : await currentSlugOf(strapi, movedFrom);
       if (current !== null)
-        throw new errors.NotFoundError(`The article moved from "${slug}" to "${current}": send the request to /api/artikel/${current}`);
-      throw new errors.NotFoundError(`No article has the slug "${slug}"`);
+        throw new errors.NotFoundError(
+          `The article moved from ${quotedText(slug)} to "${current}": send the request to /api/artikel/${current}`,
+        );
+      throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
     }
     await lockUntilCommit(strapi, `article:${documentId}`);
     if (ifMatch !== null) {
@@ -178,7 +181,7 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
       status: 'draft',
       populate: { category: { fields: ['name', 'slug'] } },
     })) as StoredArticle | null;
-    if (!stored) throw new errors.NotFoundError(`No article has the slug "${slug}"`);
+    if (!stored) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
     return stored;
   };
 

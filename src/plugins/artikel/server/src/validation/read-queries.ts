@@ -3,7 +3,7 @@ import { isBlank } from '../utils/blank';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../constants';
 import { SEARCH_LIMITS, searchText, searchWordsOf, withinSearchLimits } from '../utils/search-words';
 import { cursorProblemMessage } from '../domain/list-cursor';
-import { type InferInput, textValue, singleValuedQuery, validateInput, validateQuery } from './validate';
+import { type InferInput, textValue, validateInput, validateQuery } from './validate';
 
 const WHOLE_NUMBER = /^[0-9]+$/;
 // A cursor this service issues is about 150 characters.
@@ -133,11 +133,7 @@ export async function validateFeedQuery(
   format: string,
   query: unknown,
 ): Promise<{ format: 'rss' | 'atom' | 'json'; category: string | null }> {
-  const raw = await validateInput<{ format: 'rss' | 'atom' | 'json'; kategori?: string }>(
-    feedSchema,
-    { ...(singleValuedQuery(query) as object), format },
-    'The request',
-  );
+  const raw = await validateQuery<{ format: 'rss' | 'atom' | 'json'; kategori?: string }>(feedSchema, { ...(query as object), format });
   return { format: raw.format, category: nonBlank(raw.kategori)?.toLowerCase() ?? null };
 }
 

@@ -1,4 +1,5 @@
 import { errors, yup } from '@strapi/utils';
+import { quotedText } from '../utils/quoted-text';
 
 export interface FieldError {
   path: string[];
@@ -104,12 +105,6 @@ export async function validatePresentFields(rules: Record<string, yup.StringSche
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
 }
 
-// A value is quoted in a message up to this many characters (a query string may hold 16 KB).
-const QUOTED_CHARACTERS = 200;
-
-const quoted = (value: string): string =>
-  JSON.stringify(value.length > QUOTED_CHARACTERS ? `${value.slice(0, QUOTED_CHARACTERS)}…` : value);
-
 const INDEX = /^\d+$/;
 
 /**
@@ -141,7 +136,7 @@ export function singleValuedQuery(query: unknown): unknown {
     const distinct = [...new Set(values.map(String))];
     if (distinct.length > 1) {
       // At most three of them, however many were sent.
-      const listed = distinct.slice(0, 3).map(quoted);
+      const listed = distinct.slice(0, 3).map(quotedText);
       const last = distinct.length > 3 ? `${distinct.length - 2} more` : listed.pop();
       const message = `${name} was sent with different values (${listed.join(', ')} and ${last}): send it once`;
       fieldErrors.push(fieldError(name, message));
@@ -153,7 +148,15 @@ export function singleValuedQuery(query: unknown): unknown {
   return single;
 }
 
-/** A query string's parameters checked against a schema: one value each (see singleValuedQuery), only those the schema lists. */
+/**
+ * A query string's parameters checked against a schema: one value each (see singleValuedQuery),
+ * only those the schema lists. A parameter it does not list is refused as such, however it was
+ * sent (its values are not repeated back).
+ */
 export function validateQuery<T>(schema: yup.AnyObjectSchema, query: unknown): Promise<T> {
-  return validateInput<T>(schema, singleValuedQuery(query), 'The query');
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) return validateInput<T>(schema, query, 'The query');
+  const entries = Object.entries(query);
+  const listed = Object.fromEntries(entries.filter(([name]) => name in schema.fields));
+  const unlisted = Object.fromEntries(entries.filter(([name]) => !(name in schema.fields)));
+  return validateInput<T>(schema, { ...unlisted, ...(singleValuedQuery(listed) as object) }, 'The query');
 }
