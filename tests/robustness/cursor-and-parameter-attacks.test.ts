@@ -51,7 +51,7 @@ async function nextCursorOfFirstPage(query = ''): Promise<string> {
 }
 
 /** A cursor signed with this app's own key, as only the service should be able to make. */
-function forged(fields: Partial<ListCursor> & { position?: Partial<ListCursor['position']> }, limit = 10): string {
+function forged(fields: Partial<Omit<ListCursor, 'position'>> & { position?: Partial<ListCursor['position']> }, limit = 10): string {
   const key = cursorSigningKey((app.strapi.config.get('server.app.keys') as string[])[0]);
   const cursor: ListCursor = {
     direction: fields.direction ?? 'after',
