@@ -1,0 +1,73 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+/** A request's status, parsed body (JSON when it is JSON, else text), headers and time. */
+export interface Answer {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+  milliseconds: number;
+}
+
+export async function send(url: string, init: RequestInit = {}): Promise<Answer> {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  return { status: response.status, body, text, headers: response.headers, milliseconds: performance.now() - started };
+}
+
+export interface Beside<T> {
+  result: T;
+  /** The times of the cached reads sent one after the other while the attack ran (at least one). */
+  reads: number[];
+  /** The longest event-loop delay of this process while the attack ran (the service runs in it). */
+  loopMaxMs: number;
+  attackMs: number;
+}
+
+export const p50 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+export const max = (values: number[]): number => Math.max(...values);
+export const figures = (values: number[]): string => `p50 ${p50(values).toFixed(1)} ms, max ${max(values).toFixed(1)} ms (${values.length} reads)`;
+
+/**
+ * Runs an attack while a cached read is sent again and again beside it: a request that holds the
+ * event loop makes the read beside it wait as long.
+ */
+export async function besideCachedRead<T>(readUrl: string, attack: () => Promise<T>, repeats = 1): Promise<Beside<T>> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  let done = false;
+  const started = performance.now();
+  const repeated = async (): Promise<T> => {
+    let result = await attack();
+    for (let index = 1; index < repeats; index += 1) result = await attack();
+    return result;
+  };
+  const running = repeated().finally(() => {
+    done = true;
+  });
+  let attackMs = 0;
+  void running.then(() => (attackMs = performance.now() - started), () => undefined);
+  const reads: number[] = [];
+  do {
+    const read = await send(readUrl);
+    if (read.status !== 200) throw new Error(`the cached read beside the attack answered ${read.status}`);
+    reads.push(read.milliseconds);
+  } while (!done);
+  const result = await running;
+  histogram.disable();
+  return { result, reads, loopMaxMs: histogram.max / 1e6, attackMs };
+}
+
+/** The cached read alone, the baseline the reads beside attacks are compared with. */
+export async function baselineReads(readUrl: string, count = 40): Promise<number[]> {
+  const reads: number[] = [];
+  for (let index = 0; index < count; index += 1) reads.push((await send(readUrl)).milliseconds);
+  return reads;
+}

@@ -1,0 +1,256 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isContractError, reportFigure } from '../helpers/robustness';
+import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { baselineReads, besideCachedRead, figures, max, p50, send, type Answer } from './attack-support';
+
+// PATCH, DELETE and the representations (Markdown, CSV, llms.txt) at the largest inputs the bounds
+// allow and just past them, each timed beside a cached GET /api/artikel on a real service process:
+// the event loop that a request could hold is the one that answers everyone.
+let service: ServiceProcess;
+let folder: string;
+let readUrl: string;
+let baseline: number[];
+
+const LIMIT = 1024 * 1024;
+const json = (token: string) => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+
+/** About 1 MB of ordinary HTML (a long essay pasted from a word processor), as a body that fits the limit. */
+function largestHtmlBody(title: string, extra = 0): string {
+  const paragraph = '<p>Light and <strong>shadow</strong> over the harbour at dawn, <em>waiting</em> for the fog.</p>';
+  const skeleton = JSON.stringify({ title, category: 'Essays', content: '' });
+  const room = LIMIT - Buffer.byteLength(skeleton) + extra;
+  const content = paragraph.repeat(Math.ceil(room / paragraph.length)).slice(0, room);
+  const body = JSON.stringify({ title, category: 'Essays', content });
+  expect(Buffer.byteLength(body)).toBe(LIMIT + extra);
+  return body;
+}
+
+const post = (body: string, headers: Record<string, string> = {}) =>
+  send(`${service.baseUrl}/api/artikel`, { method: 'POST', headers: { ...json(service.token), ...headers }, body });
+const patch = (slug: string, body: string, headers: Record<string, string> = {}) =>
+  send(`${service.baseUrl}/api/artikel/${slug}`, { method: 'PATCH', headers: { ...json(service.token), ...headers }, body });
+const remove = (slug: string, headers: Record<string, string> = {}) =>
+  send(`${service.baseUrl}/api/artikel/${slug}`, { method: 'DELETE', headers: { Authorization: `Bearer ${service.token}`, ...headers } });
+const get = (pathAndQuery: string) => send(`${service.baseUrl}${pathAndQuery}`);
+
+function expectNotHeld(label: string, reads: number[], attackMs: number): void {
+  reportFigure(`beside ${label}`, `${figures(reads)}; attack ${attackMs.toFixed(0)} ms`);
+  expect(max(reads)).toBeLessThan(Math.max(100, 10 * p50(baseline)));
+}
+
+function expectRefusal(answer: Answer, status: number, pathName?: string): void {
+  expect(answer.status).toBe(status);
+  expect(isContractError(answer)).toBe(true);
+  if (pathName !== undefined)
+    expect(answer.body.error.details.errors.map((error: { path: string[] }) => error.path)).toEqual([[pathName]]);
+}
+
+let bigSlug: string;
+
+beforeAll(async () => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-write-attacks-'));
+  service = await startServiceProcess(path.join(folder, 'data.db'), { ARTIKEL_RATE_LIMIT: '0' });
+  readUrl = `${service.baseUrl}/api/artikel`;
+  for (let index = 0; index < 5; index += 1) {
+    expect((await post(JSON.stringify({ title: `Small ${index}`, category: 'Essays', content: 'A short body.' }))).status).toBe(201);
+  }
+  await send(readUrl);
+  baseline = await baselineReads(readUrl);
+  reportFigure('cached GET /api/artikel alone (baseline)', figures(baseline));
+}, 120_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await removeServiceDatabase(path.join(folder, 'data.db'));
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the largest article', () => {
+  it('POST of the largest allowed body (1 MB of HTML) does not hold the loop', async () => {
+    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => post(largestHtmlBody('The longest essay')));
+    expect(result.status).toBe(201);
+    bigSlug = result.body.data.slug;
+    expectNotHeld('POST of 1 MB of HTML', reads, attackMs);
+  }, 60_000);
+
+  it('GET ?format=md of the largest article does not hold the loop (anonymous)', async () => {
+    expect(bigSlug).toBeDefined();
+    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => get(`/api/artikel/${bigSlug}?format=md`), 3);
+    expect(result.status).toBe(200);
+    expect(result.headers.get('content-type')).toMatch(/^text\/markdown/);
+    reportFigure('Markdown of the largest article', `${result.text.length} characters in ${(attackMs / 3).toFixed(0)} ms each`);
+    expectNotHeld('3 × GET ?format=md of the 1 MB article', reads, attackMs);
+  }, 60_000);
+
+  it('GET with Accept: text/markdown of the largest article does not hold the loop (anonymous)', async () => {
+    const { result, reads, attackMs } = await besideCachedRead(
+      readUrl,
+      () => send(`${service.baseUrl}/api/artikel/${bigSlug}`, { headers: { Accept: 'text/markdown' } }),
+      3,
+    );
+    expect(result.status).toBe(200);
+    expectNotHeld('3 × GET Accept: text/markdown of the 1 MB article', reads, attackMs);
+  }, 60_000);
+
+  it('PATCH with the largest allowed body does not hold the loop', async () => {
+    const body = largestHtmlBody('The longest essay, revised');
+    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => patch(bigSlug, body));
+    expect(result.status).toBe(200);
+    expectNotHeld('PATCH of 1 MB of HTML', reads, attackMs);
+  }, 60_000);
+
+  it('PATCH just past the body limit is a 413 that changes nothing', async () => {
+    const before = await get(`/api/artikel/${bigSlug}`);
+    const past = await patch(bigSlug, largestHtmlBody('Too long', 1));
+    expectRefusal(past, 413);
+    expect(past.body.error.name).toBe('PayloadTooLargeError');
+    const after = await get(`/api/artikel/${bigSlug}`);
+    expect(after.body.data.title).toBe(before.body.data.title);
+    expect(after.body.data.updated_at).toBe(before.body.data.updated_at);
+  }, 60_000);
+});
+
+describe('If-Match, Idempotency-Key and slugs at their edges', () => {
+  let slug: string;
+  let etag: string;
+  beforeAll(async () => {
+    const created = await post(JSON.stringify({ title: 'Edge cases', category: 'Essays', content: 'Body one.' }));
+    slug = created.body.data.slug;
+    etag = created.headers.get('etag') as string;
+  });
+
+  it.each([
+    ['a 15 KB list of quoted tags', () => Array.from({ length: 1400 }, (_unused, index) => `"t${index}"`).join(', '), 412],
+    ['one tag of 15 KB', () => `"${'a'.repeat(15_000)}"`, 412],
+    ['weak tags only', () => 'W/"abc", W/"def"', 412],
+    ['an unterminated tag', () => '"abc', 400],
+    ['tags without commas', () => '"a" "b"', 400],
+    ['* among tags', () => '*, "a"', 400],
+    ['a tag with a space', () => '"a b"', 400],
+    ['15 KB of commas', () => ','.repeat(15_000), 400],
+  ])('If-Match of %s: the answer it should be, nothing changed, loop not held', async (label, header, status) => {
+    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => patch(slug, JSON.stringify({ title: 'Changed' }), { 'If-Match': header() }), 3);
+    expectRefusal(result, status, status === 400 ? 'If-Match' : undefined);
+    expect((await get(`/api/artikel/${slug}`)).body.data.title).toBe('Edge cases');
+    expectNotHeld(`If-Match of ${label}`, reads, attackMs);
+  });
+
+  it('If-Match on DELETE: a stale tag is a 412 and deletes nothing', async () => {
+    expectRefusal(await remove(slug, { 'If-Match': '"stale.tag"' }), 412);
+    expect((await get(`/api/artikel/${slug}`)).status).toBe(200);
+  });
+
+  it.each([
+    ['255 characters', 'k'.repeat(255), 200],
+    ['256 characters', 'k'.repeat(256), 400],
+    ['a quoted Structured Fields string with escapes', '"a\\"b\\\\c"', 200],
+    ['an empty quoted string', '""', 400],
+    ['a 15 KB key', 'k'.repeat(15_000), 400],
+    ['a non-ASCII key', 'schlüssel', 400],
+  ])('Idempotency-Key of %s on PATCH', async (_label, key, status) => {
+    const title = `Edge cases ${status} ${key.length}`;
+    const answer = await patch(slug, JSON.stringify({ title }), { 'Idempotency-Key': key });
+    if (status === 400) expectRefusal(answer, 400, 'Idempotency-Key');
+    else {
+      expect(answer.status).toBe(200);
+      const replay = await patch(slug, JSON.stringify({ title }), { 'Idempotency-Key': key });
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      // The same key on another article's PATCH is another request: 422.
+      const other = await patch('small-0', JSON.stringify({ title }), { 'Idempotency-Key': key });
+      expectRefusal(other, 422);
+      await patch(slug, JSON.stringify({ title: 'Edge cases' }));
+    }
+  });
+
+  it.each(['GET', 'PATCH', 'DELETE'])('%s of a 10 KB slug is a 404 in the contract body, at once', async (method) => {
+    const longSlug = 'a'.repeat(10_240);
+    const { result, reads, attackMs } = await besideCachedRead(
+      readUrl,
+      () =>
+        send(`${service.baseUrl}/api/artikel/${longSlug}`, {
+          method,
+          headers: method === 'GET' ? {} : json(service.token),
+          body: method === 'PATCH' ? JSON.stringify({ title: 'x' }) : undefined,
+        }),
+      3,
+    );
+    expectRefusal(result, 404);
+    expect(result.text.length).toBeLessThan(2_000);
+    expectNotHeld(`${method} of a 10 KB slug`, reads, attackMs);
+  });
+
+  it('concurrent PATCH and DELETE of one article: no 5xx, and the end state is consistent', async () => {
+    const outcomes: string[] = [];
+    for (let round = 0; round < 10; round += 1) {
+      const created = await post(JSON.stringify({ title: `Race ${round}`, category: 'Essays', content: 'Race body.' }));
+      const raceSlug = created.body.data.slug as string;
+      const answers = await Promise.all([
+        patch(raceSlug, JSON.stringify({ title: `Race ${round} edited`, content: 'Edited.' })),
+        remove(raceSlug),
+        patch(raceSlug, JSON.stringify({ slug: `${raceSlug}-moved` })),
+        remove(raceSlug),
+      ]);
+      for (const answer of answers) {
+        expect(answer.status).toBeLessThan(500);
+        if (answer.status >= 400) expect(isContractError(answer)).toBe(true);
+      }
+      outcomes.push(answers.map((answer) => answer.status).join('/'));
+      const deleted = answers.filter((answer) => answer.status === 204).length;
+      expect(deleted).toBe(1);
+      // Deleted: gone under every slug, and from the list.
+      expect((await get(`/api/artikel/${raceSlug}`)).status).toBe(404);
+      expect((await get(`/api/artikel/${raceSlug}-moved`)).status).toBe(404);
+      const list = await get('/api/artikel?limit=50');
+      expect(list.body.data.map((article: { title: string }) => article.title)).not.toContain(`Race ${round}`);
+      expect(list.body.data.map((article: { title: string }) => article.title)).not.toContain(`Race ${round} edited`);
+    }
+    reportFigure('concurrent PATCH, DELETE, PATCH (move), DELETE', outcomes.join(', '));
+  }, 60_000);
+});
+
+describe('CSV of the largest summaries and formula cells', () => {
+  const FORMULAS = ['=1+1', '+1+1', '-1+1', '@SUM(A1)', '\t=1+1', '\r=1+1', '=cmd|\' /C calc\'!A0'];
+  beforeAll(async () => {
+    for (let index = 0; index < 50; index += 1) {
+      const formula = FORMULAS[index % FORMULAS.length];
+      const tags = Array.from({ length: 20 }, (_unused, tag) => `${tag === 0 ? '=' : ''}${`t${index}x${tag}`.padEnd(49, 'g')}`).join(', ');
+      const body = {
+        title: `${formula}${'T'.repeat(255 - formula.length - 3)}${String(index).padStart(3, '0')}`.slice(0, 255),
+        category: index % 2 === 0 ? '=HYPERLINK("http://evil.example")' : 'Essays',
+        content: 'A body.',
+        summary: `${formula}${'S'.repeat(1000 - formula.length)}`,
+        tags,
+        author: `${formula}${'A'.repeat(255 - formula.length)}`,
+        cover_image_url: `https://example.com/${'c'.repeat(2048 - 'https://example.com/'.length)}`,
+      };
+      const created = await post(JSON.stringify(body));
+      expect(created.status).toBe(201);
+    }
+  }, 120_000);
+
+  it('a CSV of 50 of the largest summaries does not hold the loop, and no cell starts as a formula', async () => {
+    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => get('/api/artikel?format=csv&limit=50'), 5);
+    expect(result.status).toBe(200);
+    expect(result.headers.get('content-type')).toMatch(/^text\/csv/);
+    reportFigure('CSV of 50 largest summaries', `${result.text.length} characters, ${(attackMs / 5).toFixed(0)} ms each`);
+    expectNotHeld('5 × CSV of 50 largest summaries', reads, attackMs);
+    // Every cell: unquoted, or quoted with quotes doubled; none may start with a formula character.
+    const cells: string[] = [];
+    const cell = /(?:^|,)(?:"((?:[^"]|"")*)"|([^,\r\n]*))/gy;
+    for (const line of result.text.split('\r\n').filter((row) => row !== '')) {
+      cell.lastIndex = 0;
+      for (let match = cell.exec(line); match !== null && match[0] !== '' ; match = cell.exec(line)) cells.push(match[1] ?? match[2]);
+    }
+    const formulaCells = cells.filter((value) => /^[=+\-@\t\r]/.test(value));
+    expect(formulaCells).toEqual([]);
+  }, 60_000);
+
+  it('llms.txt answers at once', async () => {
+    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => get('/api/artikel/llms.txt'), 10);
+    expect(result.status).toBe(200);
+    expectNotHeld('10 × llms.txt', reads, attackMs);
+  });
+});
