@@ -3,23 +3,26 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 /** A request's status, parsed body (JSON when it is JSON, else text), headers and time. */
 export interface Answer {
   status: number;
-  body: any;
+  /** What JSON.parse gives (any JSON), or null when the answer is not JSON. */
+  body: ReturnType<typeof JSON.parse>;
   text: string;
   headers: Headers;
   milliseconds: number;
+}
+
+function jsonOrNull(text: string): ReturnType<typeof JSON.parse> {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 export async function send(url: string, init: RequestInit = {}): Promise<Answer> {
   const started = performance.now();
   const response = await fetch(url, init);
   const text = await response.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = null;
-  }
-  return { status: response.status, body, text, headers: response.headers, milliseconds: performance.now() - started };
+  return { status: response.status, body: jsonOrNull(text), text, headers: response.headers, milliseconds: performance.now() - started };
 }
 
 export interface Beside<T> {
@@ -33,7 +36,8 @@ export interface Beside<T> {
 
 export const p50 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 export const max = (values: number[]): number => Math.max(...values);
-export const figures = (values: number[]): string => `p50 ${p50(values).toFixed(1)} ms, max ${max(values).toFixed(1)} ms (${values.length} reads)`;
+export const figures = (values: number[]): string =>
+  `p50 ${p50(values).toFixed(1)} ms, max ${max(values).toFixed(1)} ms (${values.length} reads)`;
 
 /**
  * Runs an attack while a cached read is sent again and again beside it: a request that holds the
@@ -53,7 +57,10 @@ export async function besideCachedRead<T>(readUrl: string, attack: () => Promise
     done = true;
   });
   let attackMs = 0;
-  void running.then(() => (attackMs = performance.now() - started), () => undefined);
+  void running.then(
+    () => (attackMs = performance.now() - started),
+    () => undefined,
+  );
   const reads: number[] = [];
   do {
     const read = await send(readUrl);

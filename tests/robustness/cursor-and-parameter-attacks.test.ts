@@ -15,7 +15,12 @@ const ARTICLES = 60;
 beforeAll(async () => {
   app = await startStrapi({ token: 'full-access', category: true, env: { ARTIKEL_RATE_LIMIT: '0' } });
   for (let index = 1; index <= ARTICLES; index += 1) {
-    await createArticle(app.strapi, { title: `Harbour light ${index}`, slug: `harbour-light-${index}`, category: app.categoryId, tags: 'Harbour' });
+    await createArticle(app.strapi, {
+      title: `Harbour light ${index}`,
+      slug: `harbour-light-${index}`,
+      category: app.categoryId,
+      tags: 'Harbour',
+    });
   }
   base = await app.baseUrl();
   readUrl = `${base}/api/artikel`;
@@ -78,7 +83,9 @@ describe('cursor size bounds', () => {
 
   it('checks the signature before it reads the JSON inside: valid base64url of deep or huge JSON is "not issued"', async () => {
     const deep = Buffer.from('['.repeat(740)).toString('base64url');
-    const wide = Buffer.from(JSON.stringify([1, 'a', ...Array.from({ length: 180 }, () => 1e300)])).toString('base64url').slice(0, 1000);
+    const wide = Buffer.from(JSON.stringify([1, 'a', ...Array.from({ length: 180 }, () => 1e300)]))
+      .toString('base64url')
+      .slice(0, 1000);
     for (const payload of [deep, wide]) {
       const cursor = `${payload}.${'A'.repeat(22)}`.slice(0, 1024);
       expectCursorRefusal(await send(listUrl(`cursor=${cursor}`)), NOT_ISSUED);
@@ -117,7 +124,9 @@ describe('forged cursors (signed with the app key)', () => {
   });
 
   it('a before cursor at the top of the list is the first page, linking no previous page', async () => {
-    const answer = await send(listUrl(`cursor=${forged({ direction: 'before', page: 7, position: { publishedMs: Date.now() + 86_400_000 } })}`));
+    const answer = await send(
+      listUrl(`cursor=${forged({ direction: 'before', page: 7, position: { publishedMs: Date.now() + 86_400_000 } })}`),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.meta.pagination.page).toBe(1);
     expect(answer.body.links.prev).toBeNull();
@@ -148,10 +157,17 @@ describe('many cursors and repeated cursors', () => {
   it('cursor + page + 1,000 other parameters: a 400 naming the unknown ones, in the contract body', async () => {
     const cursor = await nextCursorOfFirstPage();
     const others = Array.from({ length: 1000 }, (_unused, index) => `p${index}=${index}`).join('&');
-    const { result, reads, loopMaxMs, attackMs } = await besideCachedRead(readUrl, () => send(listUrl(`cursor=${cursor}&page=3&${others}`)), 5);
+    const { result, reads, loopMaxMs, attackMs } = await besideCachedRead(
+      readUrl,
+      () => send(listUrl(`cursor=${cursor}&page=3&${others}`)),
+      5,
+    );
     expect(result.status).toBe(400);
     expect(isContractError(result)).toBe(true);
-    reportFigure('1,000 unknown parameters refused', `${result.body.error.details.errors.length} named, message ${result.body.error.message.length} characters`);
+    reportFigure(
+      '1,000 unknown parameters refused',
+      `${result.body.error.details.errors.length} named, message ${result.body.error.message.length} characters`,
+    );
     expectNotHeld('cursor + page + 1,000 parameters', reads, loopMaxMs, attackMs);
   });
 
@@ -184,11 +200,17 @@ describe('many cursors and repeated cursors', () => {
     });
     global.gc?.();
     const heapGrowth = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
-    reportFigure('10,000 replays of one cursor', `${JSON.stringify(Object.fromEntries(statuses))} in ${attackMs.toFixed(0)} ms; cache entries ${entriesBefore} → ${usage().entries}; heap ${heapGrowth.toFixed(1)} MB`);
+    reportFigure(
+      '10,000 replays of one cursor',
+      `${JSON.stringify(Object.fromEntries(statuses))} in ${attackMs.toFixed(0)} ms; cache entries ${entriesBefore} → ${usage().entries}; heap ${heapGrowth.toFixed(1)} MB`,
+    );
     expect(statuses.get(200)).toBe(10_000);
     expect(usage().entries).toBe(entriesBefore);
     // The beside-read here waits its turn among 50 concurrent reads of the same cost: reported, not held to the baseline.
-    reportFigure('beside 10,000 replays (queued behind 50 concurrent reads)', `${figures(reads)}; loop delay max ${loopMaxMs.toFixed(1)} ms`);
+    reportFigure(
+      'beside 10,000 replays (queued behind 50 concurrent reads)',
+      `${figures(reads)}; loop delay max ${loopMaxMs.toFixed(1)} ms`,
+    );
   }, 180_000);
 
   it('distinct cursors of a walk leave the read cache bounded', async () => {
