@@ -11,6 +11,8 @@ const ARTIKEL_TOOLS = [
   'artikel_delete',
   'artikel_get',
   'artikel_latest',
+  'artikel_restore',
+  'artikel_revisions',
   'artikel_search',
   'artikel_update',
 ];
@@ -96,7 +98,7 @@ const body = (fields: Record<string, unknown> = {}) => {
 };
 
 describe('the article tools on Strapi’s MCP server', () => {
-  it('lists the seven article tools to a token that may do everything, the four reading ones to a reader, none to a token without permissions', async () => {
+  it('lists the nine article tools to a token that may do everything, the four reading ones to a reader, none to a token without permissions', async () => {
     const names = async (token: string) =>
       (await (await connect(token)).listTools()).tools
         .map((tool) => tool.name)
@@ -274,6 +276,37 @@ describe('the article tools on Strapi’s MCP server', () => {
     expect(textOf(stale)).toMatch(/changed since/);
     expect((await call(client, 'artikel_delete', { slug })).isError).toBeFalsy();
     await app.api().get(`/api/artikel/${slug}`).expect(404);
+  });
+
+  it('lists an article’s revisions with the agent’s owner as their author, and restores one', async () => {
+    const client = await connect(tokens.full);
+    const created = await call(client, 'artikel_create', body());
+    const slug = String(created.structuredContent?.data.slug);
+    const original = created.structuredContent?.data.title;
+    await call(client, 'artikel_update', { slug, title: 'An agent’s rewrite' });
+    const listed = await call(client, 'artikel_revisions', { slug });
+    const entries = listed.structuredContent?.data as unknown as Array<{ number: number; action: string; actor: Record<string, unknown> }>;
+    expect(entries.map((entry) => [entry.number, entry.action])).toEqual([
+      [2, 'update'],
+      [1, 'create'],
+    ]);
+    expect(entries[0].actor).toEqual({ kind: 'mcp', id: expect.any(String), name: 'Eda Editor' });
+    expect(textOf(listed)).toMatch(/#2 update .* by Eda Editor \(mcp\)/);
+    const first = await call(client, 'artikel_revisions', { slug, number: 1 });
+    expect((first.structuredContent?.data as unknown as { article: { title: string } }).article.title).toBe(original);
+
+    const restored = await call(client, 'artikel_restore', { slug, number: 1 });
+    expect(restored.isError).toBeFalsy();
+    expect(restored.structuredContent?.data).toMatchObject({ slug, title: original, status: 'published' });
+    expect((await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data.title).toBe(original);
+    const again = await call(client, 'artikel_restore', { slug, number: 1 });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toMatch(/already has the text of revision 1/);
+    const missing = await call(client, 'artikel_revisions', { slug, number: 42 });
+    expect(missing.isError).toBe(true);
+    const readerTools = (await (await connect(tokens.reader)).listTools()).tools.map((tool) => tool.name);
+    expect(readerTools).not.toContain('artikel_revisions');
+    expect(readerTools).not.toContain('artikel_restore');
   });
 
   it('lets a token whose owner may not publish create drafts only, with a tool error that says why', async () => {

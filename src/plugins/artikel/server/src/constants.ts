@@ -2,6 +2,7 @@ export { PLUGIN_ID } from '../../shared/plugin-id';
 export const ARTICLE_UID = 'api::article.article';
 export const CATEGORY_UID = 'api::category.category';
 export const VIEW_COUNT_UID = 'plugin::artikel.view-count';
+export const REVISION_UID = 'plugin::artikel.revision';
 
 /**
  * Tables the raw queries read. Strapi names the link and media tables after the schema, and the
@@ -29,6 +30,8 @@ export const TABLES = {
   idempotencyKeys: 'artikel_idempotency_keys',
   /** The slugs articles moved away from, each still the article's until it is deleted. */
   oldSlugs: 'artikel_old_slugs',
+  /** The content type plugin::artikel.revision: each version of an article a write left (see content-types/revision). */
+  revisions: 'artikel_revisions',
 } as const;
 
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';

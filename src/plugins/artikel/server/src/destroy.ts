@@ -8,6 +8,7 @@ const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'outside-writes').stop();
   await getService(strapi, 'read-freshness').stop();
   getService(strapi, 'idempotency').stop();
+  getService(strapi, 'revisions').stopPruning();
   await getService(strapi, 'article-views').stop();
   await closeReadDatabase(strapi);
 };

@@ -25,6 +25,12 @@ export interface ArtikelConfig {
   viewWriteMs: number;
   /** Seconds a list's paging cursor works for, at least (ARTIKEL_CURSOR_SECONDS). */
   cursorSeconds: number;
+  /** Revisions kept per article, the newest (ARTIKEL_REVISIONS_KEEP, at least 1). */
+  revisionsKeep: number;
+  /** Days a revision is kept, an article's newest excepted (ARTIKEL_REVISIONS_DAYS); 0 keeps them whatever their age. */
+  revisionsDays: number;
+  /** Seconds between two background looks for revisions past their age (ARTIKEL_REVISIONS_PRUNE_SECONDS). */
+  revisionsPruneSeconds: number;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -48,6 +54,12 @@ const MEBIBYTE = 1024 * 1024;
 const DEFAULT_VIEW_WRITE_MS = 1000;
 // A day: a walk of a million articles at 50 a page is 20,000 requests, hours for a slow workflow.
 const DEFAULT_CURSOR_SECONDS = 24 * 3600;
+// Fifty versions of an article reach back over months of edits; a revision holds the article's
+// text, so the bound is what a busy article can cost in storage.
+const DEFAULT_REVISIONS_KEEP = 50;
+// A year of history by default; the newest revision of an article is kept whatever its age.
+const DEFAULT_REVISIONS_DAYS = 365;
+const DEFAULT_REVISIONS_PRUNE_SECONDS = 3600;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || isBlank(value)) return fallback;
@@ -83,6 +95,9 @@ export default {
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
       cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),
+      revisionsKeep: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_KEEP, DEFAULT_REVISIONS_KEEP),
+      revisionsDays: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_DAYS, DEFAULT_REVISIONS_DAYS),
+      revisionsPruneSeconds: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_PRUNE_SECONDS, DEFAULT_REVISIONS_PRUNE_SECONDS),
     };
   },
   validator(config: ArtikelConfig) {
@@ -117,6 +132,15 @@ export default {
     }
     if (!Number.isSafeInteger(config.cursorSeconds) || config.cursorSeconds < 1) {
       throw new Error('artikel: ARTIKEL_CURSOR_SECONDS must be a whole number of seconds, at least 1');
+    }
+    if (!Number.isSafeInteger(config.revisionsKeep) || config.revisionsKeep < 1 || config.revisionsKeep > 10_000) {
+      throw new Error('artikel: ARTIKEL_REVISIONS_KEEP must be a whole number of revisions per article from 1 to 10000');
+    }
+    if (!Number.isSafeInteger(config.revisionsDays) || config.revisionsDays < 0 || config.revisionsDays > 36_500) {
+      throw new Error('artikel: ARTIKEL_REVISIONS_DAYS must be a whole number of days up to 36500 (0 keeps revisions whatever their age)');
+    }
+    if (!Number.isSafeInteger(config.revisionsPruneSeconds) || config.revisionsPruneSeconds < 1) {
+      throw new Error('artikel: ARTIKEL_REVISIONS_PRUNE_SECONDS must be a whole number of seconds, at least 1');
     }
     for (const [name, value] of [
       ['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge],

@@ -3,7 +3,9 @@ import { errors } from '@strapi/utils';
 import type { PostOutcome } from '../services/article-writes';
 import type { KeyedRequest } from '../services/idempotency';
 import openApiDocument from '../openapi/openapi.json';
-import { getService } from '../infrastructure/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
+import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
+import { validateNoBody, validateRevisionPath } from '../validation/revisions';
 import { linkHeader, pagingLinks, withSingleParameters } from '../presenters/links';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { tokenKey } from '../utils/token-key';
@@ -177,6 +179,36 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
       ? { ...outcome, replayed: true }
       : await getService(strapi, 'article-writes').update(slug, await validateUpdateArticle(ctx.request.body), { dryRun, keyed, ifMatch });
     respondWith(ctx, answer);
+  },
+
+  /** The revisions of an article, newest first (a token that may update). */
+  async revisions(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    const slug = await validateSlug(ctx.params.slug);
+    const documentId = await getService(strapi, 'slugs').articleAt(slug);
+    const entries = await getService(strapi, 'revisions').list(documentId);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = { data: entries.map(revisionEntryRecord), meta: { keep: getConfig(strapi, 'revisionsKeep') } };
+  },
+
+  /** One revision: the article as it was, and what that write changed. */
+  async revision(ctx: Context) {
+    const { slug, number } = await validateRevisionPath(ctx.params.slug, ctx.params.number, ctx.query);
+    const documentId = await getService(strapi, 'slugs').articleAt(slug);
+    const detail = await getService(strapi, 'revisions').detail(documentId, number);
+    if (detail === null)
+      throw new errors.NotFoundError(`The article has no revision ${number}: GET /api/artikel/${slug}/revisions lists those kept`);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = { data: revisionRecord(detail) };
+  },
+
+  /** Gives the article a revision's text again: 200 with the article, like a PATCH. */
+  async restoreRevision(ctx: Context) {
+    const { dryRun } = await validateCreateQuery(ctx.query);
+    const { slug, number } = await validateRevisionPath(ctx.params.slug, ctx.params.number, {});
+    const ifMatch = validateIfMatch(ctx.request.headers['if-match']);
+    await validateNoBody(ctx.request.body);
+    respondWith(ctx, await getService(strapi, 'article-writes').restore(slug, number, { dryRun, keyed: null, ifMatch }));
   },
 
   /** DELETE: the article and everything of it; 204. */

@@ -3,6 +3,7 @@ import { applyRules } from './apply-rules';
 import { cancelScheduleOnPublish } from './cancel-schedule-on-publish';
 import type { StrapiDocumentMiddleware } from './context';
 import { dropCachedReads } from './drop-cached-reads';
+import { keepRevisions } from './keep-revisions';
 import { oneTransaction } from './one-transaction';
 import { rememberMovedSlugs } from './remember-moved-slugs';
 import { syncArticleIndexes } from './sync-article-indexes';
@@ -10,10 +11,18 @@ import { syncArticleIndexes } from './sync-article-indexes';
 /**
  * The write pipeline of articles and categories, outermost first. Read the "before" work top to
  * bottom and the "after" work bottom to top: checks and defaults → the write → an ended schedule
- * and a moved slug recorded → index rows → cached reads dropped after the commit, all inside one
- * transaction.
+ * and a moved slug recorded → index rows → cached reads dropped after the commit → the version the
+ * write left kept as a revision, all inside one transaction.
  */
-const PIPELINE = [oneTransaction, dropCachedReads, syncArticleIndexes, applyRules, rememberMovedSlugs, cancelScheduleOnPublish];
+const PIPELINE = [
+  oneTransaction,
+  keepRevisions,
+  dropCachedReads,
+  syncArticleIndexes,
+  applyRules,
+  rememberMovedSlugs,
+  cancelScheduleOnPublish,
+];
 
 export function registerDocumentMiddlewares(strapi: Core.Strapi): void {
   for (const middleware of PIPELINE) strapi.documents.use(middleware(strapi) as StrapiDocumentMiddleware);

@@ -14,6 +14,8 @@ import { updateArticleSchema, validateUpdateArticle } from '../validation/update
 import { asQuery, inputShapeOf } from './input-schemas';
 import { articleText, refusal, success, summariesText } from './tool-results';
 import { quotedText } from '../utils/quoted-text';
+import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
+import { validateRevisionPath } from '../validation/revisions';
 
 const CM = 'plugin::content-manager.explorer';
 const can = (action: 'read' | 'create' | 'update' | 'delete' | 'publish') => ({ action: `${CM}.${action}`, subject: ARTICLE_UID });
@@ -95,6 +97,30 @@ function writeResult(outcome: PostOutcome, verb: string): Result {
 const mayPublish = (ability: Ability) => ability.can(`${CM}.publish`, ARTICLE_UID);
 const PUBLISH_REFUSED =
   'This token\'s owner may not publish articles (the Content Manager\'s Publish permission on Article): send status "draft", or ask an administrator for that permission';
+
+const PUBLISH_REFUSED_ON_RESTORE =
+  "This token's owner may not publish articles (the Content Manager's Publish permission on Article), and restoring a published article publishes the restored text: unpublish it first, or ask an administrator for that permission";
+
+const REVISION_NUMBER = (required: boolean) => ({
+  number: (required
+    ? z.number({
+        error: (issue) =>
+          issue.input === undefined ? 'number is required: a revision number from artikel_revisions' : 'number must be a whole number',
+      })
+    : z.number({ error: 'number must be a whole number' }).optional()
+  ).describe('A revision number, as artikel_revisions lists them.'),
+});
+
+/** Revisions, one line each: number, action, when, who, what changed. */
+function revisionsText(entries: Array<ReturnType<typeof revisionEntryRecord>>): string {
+  if (entries.length === 0) return 'No revision kept.';
+  return entries
+    .map((entry) => {
+      const who = entry.actor.name ?? entry.actor.kind;
+      return `- #${entry.number} ${entry.action} at ${entry.created_at} by ${who} (${entry.actor.kind}); changed: ${entry.changed.join(', ') || 'nothing'}`;
+    })
+    .join('\n');
+}
 
 /** The Idempotency-Key of a tool call, scoped to the user the admin token belongs to. */
 function keyedCall(userId: string | number, key: unknown, tool: string, args: Args) {
@@ -227,6 +253,51 @@ export function artikelTools(strapi: Core.Strapi) {
             if (goesLive && !mayPublish(userAbility)) return refusal(PUBLISH_REFUSED);
             const ifMatch = validateIfMatch(typeof ifMatchTag === 'string' ? ifMatchTag : undefined);
             return writeResult(await writes().update(slug, input, { dryRun: dryRun === true, keyed, ifMatch }), 'changed');
+          }),
+    },
+    {
+      name: 'artikel_revisions',
+      title: "An article's revisions",
+      description:
+        'The kept versions of the article at a slug, newest first, as GET /api/artikel/{slug}/revisions gives them: number, when, who (an editor, an API token, an agent, the scheduler), and which fields each write changed. With number: that version whole, and what it changed in the title, summary and content word by word. Read-only.',
+      auth: { policies: [can('update')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => z.object({ ...SLUG, ...REVISION_NUMBER(false) }),
+      resolveOutputSchema: OUTPUT,
+      createHandler:
+        () =>
+        async ({ args }: { args: Args }) =>
+          guarded(async () => {
+            const slug = await validateSlug(String(args.slug ?? ''));
+            const documentId = await getService(strapi, 'slugs').articleAt(slug);
+            if (args.number === undefined) {
+              const entries = (await getService(strapi, 'revisions').list(documentId)).map(revisionEntryRecord);
+              return success({ data: entries }, revisionsText(entries));
+            }
+            const { number } = await validateRevisionPath(slug, String(args.number), {});
+            const detail = await getService(strapi, 'revisions').detail(documentId, number);
+            if (detail === null)
+              return refusal(`The article has no revision ${number}: call artikel_revisions without number for those kept`);
+            const record = revisionRecord(detail);
+            return success({ data: record }, revisionsText([record]));
+          }),
+    },
+    {
+      name: 'artikel_restore',
+      title: "Restore an article's revision",
+      description:
+        'Gives the article at a slug the text of one of its revisions again (fields, category, photos; not its slug, status or schedule), as POST /api/artikel/{slug}/revisions/{number}/restore does; a published article stays published. The restore is itself a new revision, so it can be undone the same way.',
+      auth: { policies: [can('update')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => z.object({ ...SLUG, ...REVISION_NUMBER(true), dry_run: WRITE_OPTIONS.dry_run, ...IF_MATCH }),
+      resolveOutputSchema: OUTPUT,
+      createHandler:
+        (_strapi: Core.Strapi, { userAbility }: { userAbility: Ability }) =>
+        async ({ args }: { args: Args }) =>
+          guarded(async () => {
+            const { slug, number } = await validateRevisionPath(String(args.slug ?? ''), String(args.number ?? ''), {});
+            const current = await reads().anyStatusBySlug(slug);
+            if (current?.status === 'published' && !mayPublish(userAbility)) return refusal(PUBLISH_REFUSED_ON_RESTORE);
+            const ifMatch = validateIfMatch(typeof args.if_match === 'string' ? args.if_match : undefined);
+            return writeResult(await writes().restore(slug, number, { dryRun: args.dry_run === true, keyed: null, ifMatch }), 'restored');
           }),
     },
     {

@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { database, readDatabase } from '../infrastructure/transactions';
 import { INSERT_BATCH_ROWS } from '../infrastructure/row-limits';
+import { newDocumentId } from '../utils/document-id';
 
 type CountRow = { views: number | string };
 type RawResult = { rows?: CountRow[] } | CountRow[];
@@ -13,15 +13,6 @@ const ADD_BATCH = 300;
 
 function rowsOf(result: RawResult): CountRow[] {
   return Array.isArray(result) ? result : (result.rows ?? []);
-}
-
-/** A documentId in the form Strapi gives one (cuid2: a lowercase letter, then 23 of [a-z0-9]). */
-function newDocumentId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = crypto.randomBytes(24);
-  let id = alphabet[bytes[0] % 26];
-  for (let index = 1; index < 24; index += 1) id += alphabet[bytes[index] % 36];
-  return id;
 }
 
 /**

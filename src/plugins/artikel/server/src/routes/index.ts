@@ -3,6 +3,9 @@ const publicRead = { auth: false as const };
 const sharedRead = { auth: false as const, middlewares: [{ name: 'plugin::artikel.http-caching', config: { policy: 'shared' } }] };
 const countedRead = { auth: false as const, middlewares: [{ name: 'plugin::artikel.http-caching', config: { policy: 'revalidate' } }] };
 
+// A token that may update an article may read and restore its revisions (full access, or a custom token holding artikel.update).
+const mayUpdate = { auth: { strategies: ['content-api-token'], scope: ['plugin::artikel.artikel.update'] } };
+
 export default {
   'content-api': {
     type: 'content-api',
@@ -22,6 +25,15 @@ export default {
       { method: 'GET', path: '/sitemap.xml', handler: 'artikel.sitemap', config: sharedRead },
       { method: 'GET', path: '/sitemap/:page', handler: 'artikel.sitemapFile', config: sharedRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: countedRead },
+      // An article's revisions are for those who may change it: the scope is the update action's.
+      { method: 'GET', path: '/:slug/revisions', handler: 'artikel.revisions', config: mayUpdate },
+      { method: 'GET', path: '/:slug/revisions/:number', handler: 'artikel.revision', config: mayUpdate },
+      {
+        method: 'POST',
+        path: '/:slug/revisions/:number/restore',
+        handler: 'artikel.restoreRevision',
+        config: { ...mayUpdate, middlewares: ['plugin::artikel.post-rate-limit'] },
+      },
       // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
       { method: 'GET', path: '/preview/:token', handler: 'artikel.preview', config: publicRead },
       // Only Strapi API tokens may publish: full access, or a custom token holding artikel.create.

@@ -8,8 +8,6 @@ import type { FullArticle } from '../presenters/article-records';
 import { articleTag } from '../presenters/representation-tag';
 import { SlugTakenError, slugConflictError } from '../domain/conflict-error';
 import { articleVersion } from '../repositories/article-versions';
-import { oldSlugs } from '../repositories/old-slugs';
-import { articleWithSlug, currentSlugOf } from '../repositories/slug-rows';
 import { isBlank } from '../utils/blank';
 import { type IfMatch, ifMatchAdmits } from '../utils/entity-tags';
 import { isUniqueViolation } from '../infrastructure/database-errors';
@@ -22,6 +20,8 @@ import type { UpdateArticleInput } from '../validation/update-article';
 import { fieldError, validationError } from '../validation/validate';
 import type { KeyedRequest, PostAnswer } from './idempotency';
 import { quotedText } from '../utils/quoted-text';
+import { withWriteOrigin } from '../infrastructure/write-origin';
+import { sameText } from '../domain/article-revisions';
 
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.
 const MAX_SLUG_ATTEMPTS = 25;
@@ -161,16 +161,7 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
    * slug is not followed: a client that sends a write to it learns where the article is now.
    */
   const locate = async (slug: string, ifMatch: IfMatch | null): Promise<StoredArticle> => {
-    const documentId = await articleWithSlug(strapi, slug);
-    if (documentId === null) {
-      const movedFrom = await oldSlugs(strapi).documentOf(slug);
-      const current = movedFrom === null ? null : await currentSlugOf(strapi, movedFrom);
-      if (current !== null)
-        throw new errors.NotFoundError(
-          `The article moved from ${quotedText(slug)} to "${current}": send the request to /api/artikel/${current}`,
-        );
-      throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
-    }
+    const documentId = await getService(strapi, 'slugs').articleAt(slug);
     await lockUntilCommit(strapi, `article:${documentId}`);
     if (ifMatch !== null) {
       const version = await articleVersion(strapi, documentId);
@@ -183,6 +174,33 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
     })) as StoredArticle | null;
     if (!stored) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
     return stored;
+  };
+
+  /**
+   * Writes the new fields and puts the article in its target status: off the public reads first
+   * (unpublishing ends a schedule), then the fields, then live again. A live article that is only
+   * edited keeps its publication time (and its place in the lists).
+   */
+  const applyChange = async (
+    documentId: string,
+    data: Record<string, unknown>,
+    published: { publishedAt?: unknown } | null,
+    target: WriteStatus,
+  ): Promise<void> => {
+    if (published && target !== 'published') await documents().unpublish({ documentId });
+    if (Object.keys(data).length > 0) await documents().update({ documentId, data });
+    if (target === 'published' && published?.publishedAt) {
+      await getService(strapi, 'publication').publishAt(documentId, new Date(published.publishedAt as string));
+    } else if (target === 'published') await documents().publish({ documentId });
+  };
+
+  /** Which of these Media Library files still exist (an editor may have deleted a photo since). */
+  const existingFiles = async (ids: number[]): Promise<Set<number>> => {
+    if (ids.length === 0) return new Set();
+    const rows = (await strapi.db.query('plugin::upload.file').findMany({ where: { id: { $in: ids } }, select: ['id'] })) as Array<{
+      id: number;
+    }>;
+    return new Set(rows.map((row) => row.id));
   };
 
   const create = (input: CreateArticleInput, mode: WriteMode): Promise<PostOutcome> =>
@@ -222,15 +240,44 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
         throw validationError([fieldError(null, 'The request body changes nothing: every field sent already has that value')]);
       }
 
-      // Off the public reads first (unpublishing ends a schedule), then the new fields, then live again.
-      if (published && target !== 'published') await documents().unpublish({ documentId });
-      if (Object.keys(data).length > 0) await documents().update({ documentId, data });
-      // A live article that is only edited keeps its publication time (and its place in the lists).
-      if (target === 'published' && current === 'published' && published?.publishedAt) {
-        await getService(strapi, 'publication').publishAt(documentId, new Date(published.publishedAt));
-      } else if (target === 'published') await documents().publish({ documentId });
+      await applyChange(documentId, data, published, target);
       return answerOf(documentId, target === 'published', 200);
     });
+
+  /**
+   * Gives the article the text of one of its revisions (the fields, category and photos; not its
+   * slug, which stays where readers find the article, nor its status or schedule): a published
+   * article stays published, keeping its publication time. The restore is itself a new revision.
+   */
+  const restore = (slug: string, number: number, mode: UpdateMode): Promise<PostOutcome> =>
+    withWriteOrigin({ restoredFrom: number }, () =>
+      inWrite(mode, undefined, async () => {
+        const stored = await locate(slug, mode.ifMatch);
+        const { documentId } = stored;
+        const revisions = getService(strapi, 'revisions');
+        const [wanted, now] = await Promise.all([revisions.snapshot(documentId, number), revisions.current(documentId)]);
+        if (wanted === null)
+          throw new errors.NotFoundError(
+            `The article has no revision ${number}: GET /api/artikel/${encodeURIComponent(stored.slug ?? slug)}/revisions lists those kept`,
+          );
+        if (now !== null && sameText(wanted, now))
+          throw validationError([fieldError(null, `The article already has the text of revision ${number}: restoring it changes nothing`)]);
+        const data: Record<string, unknown> = {};
+        for (const field of TEXT_FIELDS) {
+          // A default that was generated is generated again from the restored text.
+          if (field !== 'slug') data[field] = wanted.generated.includes(field) ? null : wanted.fields[field];
+        }
+        if (wanted.category !== null)
+          data.category = (await getService(strapi, 'categories').findOrCreate(wanted.category.name)).documentId;
+        const files = await existingFiles([...(wanted.cover === null ? [] : [wanted.cover]), ...wanted.gallery]);
+        data.cover = wanted.cover !== null && files.has(wanted.cover) ? wanted.cover : null;
+        data.gallery = wanted.gallery.filter((id) => files.has(id));
+        const published = await documents().findOne({ documentId, status: 'published', fields: ['publishedAt'] });
+        const current: WriteStatus = published ? 'published' : stored.publish_at ? 'scheduled' : 'draft';
+        await applyChange(documentId, data, published, current);
+        return answerOf(documentId, current === 'published', 200);
+      }),
+    );
 
   return {
     /** Creates the article, once per Idempotency-Key when the request carries one. */
@@ -239,6 +286,8 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
     dryRun: (input: CreateArticleInput) => create(input, { dryRun: true, keyed: null }),
     /** Changes the article at this slug (PATCH): its fields, its status, its slug or its schedule. */
     update,
+    /** Gives the article at this slug the text of one of its revisions. */
+    restore,
 
     /** Deletes the article at this slug, every version of it, its views and its old slugs. */
     async remove(slug: string, ifMatch: IfMatch | null): Promise<void> {

@@ -15,6 +15,7 @@ import preview from './preview';
 import publication from './publication';
 import readCache from './read-cache';
 import readFreshness from './read-freshness';
+import revisions from './revisions';
 import scheduledPublishing from './scheduled-publishing';
 import sitemaps from './sitemaps';
 import slugs from './slugs';
@@ -37,6 +38,7 @@ export default {
   publication,
   'read-cache': readCache,
   'read-freshness': readFreshness,
+  revisions,
   'scheduled-publishing': scheduledPublishing,
   sitemaps,
   slugs,

@@ -4,6 +4,7 @@ import { tryLockUntilCommit } from '../infrastructure/locks';
 import { inTransaction } from '../infrastructure/transactions';
 import { dueSchedules } from '../repositories/scheduled-articles';
 import { getService } from '../infrastructure/get-service';
+import { withWriteOrigin } from '../infrastructure/write-origin';
 
 /** How often each instance looks for schedules that came due: the contract allows 5 s of lateness. */
 const TICK_MS = 1_000;
@@ -45,7 +46,10 @@ const scheduledPublishing = ({ strapi }: { strapi: Core.Strapi }) => {
       const publishAt = instant(draft?.publish_at ?? null);
       if (publishAt === null || publishAt.getTime() > Date.now()) return false;
       // Published at its schedule, not at the moment this look ran (see publication.ts).
-      await getService(strapi, 'publication').publishAt(documentId, publishAt);
+      // Its revision names the scheduler: no request made this write.
+      await withWriteOrigin({ actor: { kind: 'schedule', id: null, name: null } }, () =>
+        getService(strapi, 'publication').publishAt(documentId, publishAt),
+      );
       strapi.log.info(`artikel: published the scheduled article ${documentId}, due at ${publishAt.toISOString()}`);
       return true;
     });

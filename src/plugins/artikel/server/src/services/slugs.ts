@@ -1,7 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 import { lockUntilCommit } from '../infrastructure/locks';
-import { type SlugHolder, slugsOfBase } from '../repositories/slug-rows';
+import { errors } from '@strapi/utils';
+import { oldSlugs } from '../repositories/old-slugs';
+import { articleWithSlug, currentSlugOf, type SlugHolder, slugsOfBase } from '../repositories/slug-rows';
+import { quotedText } from '../utils/quoted-text';
 import { SlugTakenError } from '../domain/conflict-error';
 import { RESERVED_SLUGS, normalizeSlug, slugProblem, withSuffix } from '../utils/slug-text';
 import { fieldError, validationError } from '../validation/validate';
@@ -26,6 +29,23 @@ const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
     new Set(await slugsOfBase(strapi, SLUG_RULES[uid].holder, base, exceptDocumentId));
 
   return {
+    /**
+     * The article whose current slug this is, whatever its status: its document id. Else a 404;
+     * for an old slug, one that names where the article is now (a write or an editor's tool sent
+     * to an old slug is not followed: its client learns the current address).
+     */
+    async articleAt(slug: string): Promise<string> {
+      const documentId = await articleWithSlug(strapi, slug);
+      if (documentId !== null) return documentId;
+      const movedFrom = await oldSlugs(strapi).documentOf(slug);
+      const current = movedFrom === null ? null : await currentSlugOf(strapi, movedFrom);
+      if (current !== null)
+        throw new errors.NotFoundError(
+          `The article moved from ${quotedText(slug)} to "${current}": send the request to /api/artikel/${current}`,
+        );
+      throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
+    },
+
     /** The first of base, base-2, base-3, ... that no other document of the type has and no route uses. */
     async free(uid: SluggedType, base: string, exceptDocumentId?: string): Promise<string> {
       const { reserved } = SLUG_RULES[uid];

@@ -9,7 +9,7 @@ const WHOLE_NUMBER = /^[0-9]+$/;
 // A cursor this service issues is about 150 characters.
 const MAX_CURSOR_CHARACTERS = 1024;
 
-const positiveWholeNumber = (name: string) =>
+export const positiveWholeNumber = (name: string) =>
   textValue()
     .test(
       'whole-number',
