@@ -82,7 +82,12 @@ export function toArticleSummary(record: ArticleRecord, context: RecordContext):
  * The full record. Its content comes rendered (renderContentHtml, which the caller runs off the
  * event loop for a long content: see infrastructure/text-work.ts).
  */
-export function toFullArticle(record: ArticleDetailRecord, related: ArticleSummary[], context: RecordContext, contentHtml: string): FullArticle {
+export function toFullArticle(
+  record: ArticleDetailRecord,
+  related: ArticleSummary[],
+  context: RecordContext,
+  contentHtml: string,
+): FullArticle {
   const summary = toArticleSummary(record, context);
   const gallery = record.gallery.map((image) => toPhoto(image, (url) => absoluteMediaUrl(url, context)));
   const metaTitle = blankToNull(record.metaTitle) ?? record.title;
