@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { closeReadDatabase } from './infrastructure/transactions';
 import { getService } from './infrastructure/get-service';
+import { closeTextWork } from './infrastructure/text-work';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'scheduled-publishing').stop();
@@ -11,6 +12,7 @@ const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   getService(strapi, 'revisions').stopPruning();
   await getService(strapi, 'article-views').stop();
   await closeReadDatabase(strapi);
+  await closeTextWork();
 };
 
 export default destroy;

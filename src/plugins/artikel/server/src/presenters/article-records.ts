@@ -4,7 +4,7 @@ import { type Photo, toPhoto } from './photos';
 import { articlePageUrl } from './links';
 import { blogPosting, embeddableJson } from './structured-data';
 import { parseTags } from '../utils/tags';
-import { readingTimeMinutes, renderContentHtml, summarize } from '../utils/content';
+import { readingTimeMinutes, summarize } from '../utils/content';
 
 export interface ArticleSummary {
   id: string;
@@ -78,7 +78,16 @@ export function toArticleSummary(record: ArticleRecord, context: RecordContext):
   };
 }
 
-export function toFullArticle(record: ArticleDetailRecord, related: ArticleSummary[], context: RecordContext): FullArticle {
+/**
+ * The full record. Its content comes rendered (renderContentHtml, which the caller runs off the
+ * event loop for a long content: see infrastructure/text-work.ts).
+ */
+export function toFullArticle(
+  record: ArticleDetailRecord,
+  related: ArticleSummary[],
+  context: RecordContext,
+  contentHtml: string,
+): FullArticle {
   const summary = toArticleSummary(record, context);
   const gallery = record.gallery.map((image) => toPhoto(image, (url) => absoluteMediaUrl(url, context)));
   const metaTitle = blankToNull(record.metaTitle) ?? record.title;
@@ -87,7 +96,7 @@ export function toFullArticle(record: ArticleDetailRecord, related: ArticleSumma
   return {
     ...summary,
     content: record.content,
-    content_html: renderContentHtml(record.content),
+    content_html: contentHtml,
     gallery,
     meta_title: metaTitle,
     meta_description: metaDescription,

@@ -1,6 +1,4 @@
 import { stringify } from 'csv-stringify/sync';
-import TurndownService from 'turndown';
-import { containsHtml } from '../utils/content';
 import type { ArticleSummary, FullArticle } from './article-records';
 
 /** The summary fields, in the contract's order: the CSV's header row. */
@@ -50,15 +48,6 @@ export function summariesCsv(articles: ArticleSummary[]): string {
   return stringify([[...CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
 }
 
-let turndown: TurndownService | null = null;
-
-/** HTML content as Markdown (turndown, with ATX headings and fenced code); Markdown content as it is. */
-function contentAsMarkdown(content: string): string {
-  if (!containsHtml(content)) return content;
-  turndown ??= new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  return turndown.turndown(content);
-}
-
 /** A front-matter value: JSON's string syntax is valid YAML, so any text is one safe scalar. */
 const yamlValue = (value: string | number | null): string =>
   value === null ? 'null' : typeof value === 'number' ? String(value) : JSON.stringify(value);
@@ -66,9 +55,10 @@ const yamlValue = (value: string | number | null): string =>
 /**
  * An article as Markdown, for agents and tools that read Markdown better than HTML in JSON: YAML
  * front matter with the record's fields, then the title as a heading and the content. View counts
- * are left out: the text (and its ETag) changes only when the article does.
+ * are left out: the text (and its ETag) changes only when the article does. The content comes
+ * already converted (see contentAsMarkdown in utils/html-markdown.ts), which takes a thread's while.
  */
-export function articleMarkdown(article: FullArticle): string {
+export function articleMarkdown(article: FullArticle, contentMarkdown: string): string {
   const front: Array<[string, string | number | null]> = [
     ['title', article.title],
     ['slug', article.slug],
@@ -83,5 +73,5 @@ export function articleMarkdown(article: FullArticle): string {
     ['status', article.status],
   ];
   const lines = front.map(([key, value]) => `${key}: ${yamlValue(value)}`);
-  return `---\n${lines.join('\n')}\n---\n\n# ${article.title}\n\n${contentAsMarkdown(article.content).trim()}\n`;
+  return `---\n${lines.join('\n')}\n---\n\n# ${article.title}\n\n${contentMarkdown.trim()}\n`;
 }

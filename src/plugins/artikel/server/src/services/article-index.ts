@@ -5,7 +5,7 @@ import { searchIndex } from '../repositories/search';
 import { tagIndex } from '../repositories/tags';
 import { rowsWithoutReadingTime, storeReadingTime } from '../repositories/reading-times';
 import { inTransaction } from '../infrastructure/transactions';
-import { readingTimeMinutes } from '../utils/content';
+import { textWork } from '../infrastructure/text-work';
 import { yieldToEventLoop } from '../utils/event-loop';
 import { getService } from '../infrastructure/get-service';
 
@@ -70,8 +70,11 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
     for (let afterId = 0; !stopped;) {
       const rows = await rowsWithoutReadingTime(strapi, afterId, READING_TIME_BATCH);
       if (rows.length === 0) break;
+      // Counted before the transaction (a long content on a thread, see text-work.ts), which then only writes.
+      const minutes: number[] = [];
+      for (const row of rows) minutes.push(await textWork('readingTimeMinutes', row.content ?? ''));
       await inTransaction(strapi, async () => {
-        for (const row of rows) await storeReadingTime(strapi, row.id, readingTimeMinutes(row.content ?? ''));
+        for (const [index, row] of rows.entries()) await storeReadingTime(strapi, row.id, minutes[index]);
       });
       filled += rows.length;
       afterId = rows[rows.length - 1].id;

@@ -25,6 +25,7 @@ import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
 import { quotedText } from '../utils/quoted-text';
 import { articleMarkdown } from '../presenters/other-representations';
+import { TextWorkFailure, renderedContentHtml, textWork } from '../infrastructure/text-work';
 
 const MEDIA_FIELDS = ['url', 'alternativeText', 'caption', 'width', 'height', 'mime', 'formats'] as const;
 
@@ -196,8 +197,13 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     categoryId: document.category ? Number(document.category.id) : null,
   });
 
-  const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> =>
-    toFullArticle(detailRecordOf(document, viewCount), (await relatedTo(relatedKeyOf(document))).related, recordContext());
+  const contentHtmlOf = (content: string): Promise<string> => renderedContentHtml(content, (message) => strapi.log.warn(message));
+
+  const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> => {
+    const record = detailRecordOf(document, viewCount);
+    const [related, contentHtml] = await Promise.all([relatedTo(relatedKeyOf(document)), contentHtmlOf(record.content)]);
+    return toFullArticle(record, related.related, recordContext(), contentHtml);
+  };
 
   const cache = () => getService(strapi, 'read-cache');
 
@@ -331,7 +337,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           if (found === null) return null;
           const { record, categoryId } = found;
           return {
-            article: toFullArticle(record, [], recordContext()),
+            article: toFullArticle(record, [], recordContext(), await contentHtmlOf(record.content)),
             relatedKey: { documentId: record.documentId, tags: record.tags, categoryId },
           };
         },
@@ -352,12 +358,24 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * A published article as Markdown (see articleMarkdown), remembered for its version: turning a
-     * long HTML text into Markdown takes a while (a second for 1 MB), and it has no view count.
+     * long HTML text into Markdown takes a while (a second for 1 MB, on a thread: see text-work.ts),
+     * and it has no view count. HTML that turndown cannot convert in time stays HTML, which Markdown
+     * allows as it is (it was sanitized when stored), and is remembered so, not tried again.
      */
     markdownOf(article: FullArticle): Promise<string> {
       return cache().remember(
         `markdown:${article.id}:${article.updated_at}`,
-        async () => articleMarkdown(article),
+        async () => {
+          let content: string;
+          try {
+            content = await textWork('contentAsMarkdown', article.content);
+          } catch (error) {
+            if (!(error instanceof TextWorkFailure)) throw error;
+            strapi.log.warn(`[artikel] Markdown of ${article.id} keeps its HTML: ${error.message}`);
+            content = article.content;
+          }
+          return articleMarkdown(article, content);
+        },
         () => [documentScope(article.id)],
       );
     },

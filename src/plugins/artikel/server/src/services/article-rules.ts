@@ -1,13 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
 import { isBlank } from '../utils/blank';
-import { readingTimeMinutes, sanitizeStoredContent, summarize, truncateAtWord } from '../utils/content';
+import { truncateAtWord } from '../utils/content';
 import { slugFromTitle } from '../utils/slug-text';
 import { FIELD_LIMITS } from '../utils/field-limits';
 import { formatTags, parseTags } from '../utils/tags';
 import { validateArticleFields } from '../validation/field-rules';
 import { fieldError, validationError } from '../validation/validate';
 import { getConfig, getService } from '../infrastructure/get-service';
+import { TextWorkFailure, textWork } from '../infrastructure/text-work';
+import type { TextWorkKind, TextWorkResult } from '../infrastructure/text-thread';
 
 /** The data of an article write, as the Document Service receives it. */
 export type ArticleData = Record<string, unknown>;
@@ -18,9 +20,24 @@ type DerivedField = 'summary' | 'meta_title' | 'meta_description';
 /** Which defaults of an article were generated; kept on the article, hidden from the admin. */
 const GENERATED_FIELDS = 'generated_fields';
 
+/**
+ * The text work on an article's content, off the event loop for a long one (see text-work.ts). A
+ * failure (a content whose markup takes the work past its deadline) is the content's 400, as any
+ * other content the rules refuse; a full queue stays the 429 it is.
+ */
+async function contentWork<K extends TextWorkKind>(kind: K, content: string): Promise<TextWorkResult<K>> {
+  try {
+    return await textWork(kind, content);
+  } catch (error) {
+    if (!(error instanceof TextWorkFailure)) throw error;
+    const why = error.reason === 'deadline' ? 'in time' : 'as written';
+    throw validationError([fieldError('content', `content could not be processed ${why}: simplify its markup (deeply nested elements)`)]);
+  }
+}
+
 /** Each derived default from the article's current fields, in dependency order (the summary first). */
-const DERIVED_DEFAULTS: Array<{ field: DerivedField; from: (value: (field: string) => string) => string }> = [
-  { field: 'summary', from: (value) => summarize(value('content')) },
+const DERIVED_DEFAULTS: Array<{ field: DerivedField; from: (value: (field: string) => string) => string | Promise<string> }> = [
+  { field: 'summary', from: (value) => contentWork('summarize', value('content')) },
   { field: 'meta_title', from: (value) => value('title') },
   { field: 'meta_description', from: (value) => truncateAtWord(value('summary'), FIELD_LIMITS.meta_description) },
 ];
@@ -72,14 +89,14 @@ const articleRules = ({ strapi }: { strapi: Core.Strapi }) => ({
 
     checkSchedule(data, stored);
 
-    if (typeof data.content === 'string') data.content = sanitizeStoredContent(data.content);
+    if (typeof data.content === 'string') data.content = await contentWork('sanitizeStoredContent', data.content);
     // Counted once here, with the content it counts: the lists and feeds that show it never read the content again.
-    if (action === 'create' || 'content' in data) data.reading_time = readingTimeMinutes(current('content'));
+    if (action === 'create' || 'content' in data) data.reading_time = await contentWork('readingTimeMinutes', current('content'));
     if (typeof data.tags === 'string') data.tags = formatTags(parseTags(data.tags));
     if ((action === 'create' || 'author' in data) && isBlank(data.author)) {
       data.author = getConfig(strapi, 'studioName');
     }
-    data[GENERATED_FIELDS] = [...this.fillDerivedDefaults(data, stored, current)];
+    data[GENERATED_FIELDS] = [...(await this.fillDerivedDefaults(data, stored, current))];
 
     const slugs = getService(strapi, 'slugs');
     if ((action === 'create' || 'slug' in data) && isBlank(data.slug)) {
@@ -95,18 +112,18 @@ const articleRules = ({ strapi }: { strapi: Core.Strapi }) => ({
    * now hold a generated value. An article stored before this was recorded counts a field as
    * generated when it equals what its stored source generates.
    */
-  fillDerivedDefaults(data: ArticleData, stored: ArticleData | null, current: (field: string) => string): Set<string> {
+  async fillDerivedDefaults(data: ArticleData, stored: ArticleData | null, current: (field: string) => string): Promise<Set<string>> {
     const recorded = stored ? recordedGeneratedFields(stored) : new Set<string>();
     const storedValue = (field: string) => text(stored?.[field]);
     const generated = new Set<string>();
     for (const { field, from } of DERIVED_DEFAULTS) {
-      const wasGenerated = stored !== null && (recorded?.has(field) ?? storedValue(field) === from(storedValue));
+      const wasGenerated = stored !== null && (recorded?.has(field) ?? storedValue(field) === (await from(storedValue)));
       const incoming = data[field];
       const generate = !(field in data)
         ? stored === null || wasGenerated
         : isBlank(incoming) || (stored !== null && incoming === stored[field] && wasGenerated);
       if (!generate) continue;
-      data[field] = from(current);
+      data[field] = await from(current);
       generated.add(field);
     }
     return generated;

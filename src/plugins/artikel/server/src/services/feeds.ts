@@ -4,7 +4,7 @@ import { Feed } from 'feed';
 import { FEED_SIZE } from '../constants';
 import { publishedArticles } from '../repositories/articles';
 import { type RecordContext, toArticleSummary } from '../presenters/article-records';
-import { renderContentHtml } from '../utils/content';
+import { renderedContentHtml } from '../infrastructure/text-work';
 import { articlePageUrl, siteHomeUrl } from '../presenters/links';
 import { getConfig, getService } from '../infrastructure/get-service';
 
@@ -75,6 +75,9 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
     // Only the XML formats need their attribute escaped; JSON Feed carries the URL as it is.
     const imageUrl = (url: string): string => (request.format === 'json' ? url : xmlAttribute(url));
     for (const record of records) {
+      // One at a time: a long content is rendered on a thread (see text-work.ts), and a feed of long
+      // articles would otherwise fill its queue.
+      const contentHtml = await renderedContentHtml(record.content, (message) => strapi.log.warn(message));
       const summary = toArticleSummary(record, context);
       const link = articlePageUrl(record.slug, site);
       feed.addItem({
@@ -82,7 +85,7 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
         id: link,
         link,
         description: xmlText(summary.summary),
-        content: xmlText(renderContentHtml(record.content)),
+        content: xmlText(contentHtml),
         author: [{ name: xmlText(summary.author) }],
         date: new Date(summary.updated_at),
         published: summary.published_at ? new Date(summary.published_at) : undefined,

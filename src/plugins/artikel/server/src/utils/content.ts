@@ -75,6 +75,13 @@ export function renderContentHtml(content: string): string {
   return sanitizeArticleHtml(html).trim();
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** Text as HTML that shows it as it is: nothing in it is markup any more. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>]/g, (character) => HTML_ESCAPES[character]);
+}
+
 // Where a heading, paragraph, list item, quote or table row ends; a line break inside one is only a space.
 const BLOCK_END = /<\/(p|h[1-6]|li|blockquote|div|pre|figcaption|figure|tr|table|ul|ol|section|article)>/gi;
 const LINE_BREAK = /<br\s*\/?>/gi;
