@@ -1,3 +1,4 @@
+import { ADMIN_LOCALES, DEFAULT_ADMIN_LOCALE, isAdminLocale } from '../../../shared/admin-locales';
 import { isBlank } from '../utils/blank';
 
 export interface ArtikelConfig {
@@ -25,6 +26,8 @@ export interface ArtikelConfig {
   viewWriteMs: number;
   /** Seconds a list's paging cursor works for, at least (ARTIKEL_CURSOR_SECONDS). */
   cursorSeconds: number;
+  /** The admin language stored on a new admin user created without one (ADMIN_DEFAULT_LOCALE). */
+  adminDefaultLocale: string;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -83,6 +86,7 @@ export default {
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
       cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),
+      adminDefaultLocale: process.env.ADMIN_DEFAULT_LOCALE?.trim() || DEFAULT_ADMIN_LOCALE,
     };
   },
   validator(config: ArtikelConfig) {
@@ -117,6 +121,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.cursorSeconds) || config.cursorSeconds < 1) {
       throw new Error('artikel: ARTIKEL_CURSOR_SECONDS must be a whole number of seconds, at least 1');
+    }
+    if (!isAdminLocale(config.adminDefaultLocale)) {
+      throw new Error(`artikel: ADMIN_DEFAULT_LOCALE must be one of the admin's languages: ${ADMIN_LOCALES.join(', ')}`);
     }
     for (const [name, value] of [
       ['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge],
