@@ -1,6 +1,7 @@
 import type { StrapiApp } from '@strapi/strapi/admin';
 import { PLUGIN_ID } from '../../shared/plugin-id';
 import { ViewsPanel } from './components/ViewsPanel';
+import { contentManagerMessages, translateEditViewLayout } from './utils/field-texts';
 import { prefixTranslations } from './utils/get-translation';
 
 export default {
@@ -14,13 +15,15 @@ export default {
       apis: { addEditViewSidePanel: (panels: unknown[]) => void };
     };
     contentManager.apis.addEditViewSidePanel([ViewsPanel]);
+    // Field labels and help texts in the editor's language (see utils/field-texts.ts).
+    app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', translateEditViewLayout);
   },
   async registerTrads({ locales }: { locales: string[] }) {
     return Promise.all(
       locales.map(async (locale) => {
         try {
           const { default: strings } = (await import(`./translations/${locale}.json`)) as { default: Record<string, string> };
-          return { data: prefixTranslations(strings), locale };
+          return { data: { ...contentManagerMessages(strings, locale), ...prefixTranslations(strings) }, locale };
         } catch {
           // A language without a file of its own falls back to the English strings.
           return { data: {}, locale };

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { defaultAdminLanguage } from './admin-users/default-language';
 import { reserveRouteSlugsInContentManager } from './content-manager/reserved-slugs';
 import { registerDocumentMiddlewares } from './document-middlewares';
 import { insidePipeline } from './document-middlewares/pipeline-scope';
@@ -14,6 +15,7 @@ const register = ({ strapi }: { strapi: Core.Strapi }) => {
   registerDocumentMiddlewares(strapi);
   extendStrapiMiddlewares(strapi);
   reserveRouteSlugsInContentManager(strapi);
+  defaultAdminLanguage(strapi);
 
   // Cover and gallery URLs, alt texts and captions come from the Media Library, whose files are
   // written without the Document Service.

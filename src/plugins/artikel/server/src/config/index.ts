@@ -1,3 +1,4 @@
+import { ADMIN_LOCALES, DEFAULT_ADMIN_LOCALE, isAdminLocale } from '../../../shared/admin-locales';
 import { isBlank } from '../utils/blank';
 
 export interface ArtikelConfig {
@@ -31,6 +32,8 @@ export interface ArtikelConfig {
   revisionsDays: number;
   /** Seconds between two background looks for revisions past their age (ARTIKEL_REVISIONS_PRUNE_SECONDS). */
   revisionsPruneSeconds: number;
+  /** The admin language stored on a new admin user created without one (ADMIN_DEFAULT_LOCALE). */
+  adminDefaultLocale: string;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -98,6 +101,7 @@ export default {
       revisionsKeep: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_KEEP, DEFAULT_REVISIONS_KEEP),
       revisionsDays: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_DAYS, DEFAULT_REVISIONS_DAYS),
       revisionsPruneSeconds: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_PRUNE_SECONDS, DEFAULT_REVISIONS_PRUNE_SECONDS),
+      adminDefaultLocale: process.env.ADMIN_DEFAULT_LOCALE?.trim() || DEFAULT_ADMIN_LOCALE,
     };
   },
   validator(config: ArtikelConfig) {
@@ -141,6 +145,8 @@ export default {
     }
     if (!Number.isSafeInteger(config.revisionsPruneSeconds) || config.revisionsPruneSeconds < 1) {
       throw new Error('artikel: ARTIKEL_REVISIONS_PRUNE_SECONDS must be a whole number of seconds, at least 1');
+    if (!isAdminLocale(config.adminDefaultLocale)) {
+      throw new Error(`artikel: ADMIN_DEFAULT_LOCALE must be one of the admin's languages: ${ADMIN_LOCALES.join(', ')}`);
     }
     for (const [name, value] of [
       ['ARTIKEL_CACHE_MAX_AGE', config.cacheMaxAge],

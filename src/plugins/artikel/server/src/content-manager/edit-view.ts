@@ -1,12 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID, CATEGORY_UID } from '../constants';
-import { FIELD_LIMITS } from '../utils/field-limits';
-
-interface FieldText {
-  label: string;
-  description?: string;
-  placeholder?: string;
-}
+import english from '../../../admin/src/translations/en.json';
+import { fieldTextsOf, type FieldText, type FieldTexts } from '../../../shared/field-texts';
+import { ARTICLE_UID } from '../constants';
 
 interface FieldMetadata {
   edit?: { label?: string; description?: string; placeholder?: string };
@@ -30,56 +25,12 @@ interface ContentTypesService {
   updateConfiguration: (contentType: unknown, configuration: Configuration) => Promise<unknown>;
 }
 
-/** What the edit form tells an editor about each field: which fill themselves, and what the slug is for. */
-const FIELD_TEXTS: Record<string, Record<string, FieldText>> = {
-  [ARTICLE_UID]: {
-    title: { label: 'Title' },
-    slug: {
-      label: 'URL slug',
-      description:
-        'The article’s address on the site and in the API (/api/artikel/<slug>). Left empty, it is made from the title. Keep it once published: links point to it.',
-    },
-    summary: {
-      label: 'Summary',
-      description:
-        'Two or three sentences for lists and teasers. Left empty, it is written from the content and follows every change of it until you type your own.',
-    },
-    content: { label: 'Content', description: 'Markdown or HTML. Scripts and unsafe links are removed when saved.' },
-    category: { label: 'Category' },
-    tags: {
-      label: 'Tags',
-      description: 'Separated by commas. At most 20 tags of 50 characters each.',
-      placeholder: 'Wedding, Rain, Umbrellas',
-    },
-    cover: { label: 'Cover photo', description: 'From the Media Library; set its alternative text and caption there.' },
-    cover_image_url: {
-      label: 'Cover URL (only for a photo hosted elsewhere)',
-      description: 'An https:// address. When filled, it is shown instead of the cover photo above; leave it empty to use that photo.',
-      placeholder: 'https://',
-    },
-    gallery: {
-      label: 'Gallery',
-      description: 'Photos from the Media Library, in order; each one’s alternative text and caption are served with it.',
-    },
-    author: { label: 'Author', description: 'Left empty, the studio’s name.' },
-    meta_title: { label: 'SEO title', description: 'For search results and link previews. Left empty, it is the title and follows it.' },
-    meta_description: {
-      label: 'SEO description',
-      description: `For search results and link previews, at most ${FIELD_LIMITS.meta_description} characters. Left empty, it is the summary and follows it.`,
-    },
-    meta_keywords: { label: 'SEO keywords', description: 'Optional, separated by commas.' },
-    publish_at: {
-      label: 'Publish at',
-      description:
-        'Schedule: set a time and Save (not Publish); the draft goes live by itself then (within seconds). Clear it to cancel. Publishing or unpublishing by hand cancels it.',
-    },
-  },
-  [CATEGORY_UID]: {
-    name: { label: 'Name' },
-    slug: { label: 'URL slug', description: 'Used in the API’s kategori filter. Left empty, it is made from the name.' },
-    articles: { label: 'Articles' },
-  },
-};
+/**
+ * What the edit form tells an editor about each field (which fill themselves, what the slug is
+ * for), in English: the plugin's admin shows the editor's language in place of these as long as
+ * they are unchanged (see admin/src/utils/field-texts.ts).
+ */
+const FIELD_TEXTS: FieldTexts = fieldTextsOf(english);
 
 /** Fields that must come after another in the edit form: the free-text cover URL after the picker. */
 const PLACED_AFTER: Record<string, Array<{ field: string; after: string }>> = {
@@ -100,11 +51,11 @@ function withFieldTexts(configuration: Configuration, texts: Record<string, Fiel
     const metadata = metadatas[field];
     if (!metadata) continue;
     const edit = { ...metadata.edit };
-    if (isDefault(edit.label, field)) edit.label = text.label;
+    if (text.label && isDefault(edit.label, field)) edit.label = text.label;
     if (text.description && isDefault(edit.description, '')) edit.description = text.description;
     if (text.placeholder && isDefault(edit.placeholder, '')) edit.placeholder = text.placeholder;
     const list = { ...metadata.list };
-    if (isDefault(list.label, field)) list.label = text.label;
+    if (text.label && isDefault(list.label, field)) list.label = text.label;
     metadatas[field] = { ...metadata, edit, list };
   }
   return { ...configuration, metadatas };
