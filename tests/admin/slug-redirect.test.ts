@@ -108,11 +108,12 @@ describe('a slug changed by an editor in the admin', () => {
     await app.api().get(`/api/artikel/${other.slug}`).expect(200);
   });
 
-  it('frees the old slugs when the editor deletes the article in the admin', async () => {
+  it('frees the old slugs once the article the editor deleted in the admin is purged from the trash', async () => {
     const article = await publishedInAdmin();
     await moveInAdmin(article.documentId, freshSlug('soon-gone'));
     await editor.del(`${ARTICLES_PATH}/${article.documentId}`).expect(200);
     await app.api().get(`/api/artikel/${article.slug}`).expect(404);
+    await editor.del(`/artikel/trash/${article.documentId}`).expect(204);
     const successor = await app
       .api()
       .post('/api/artikel')

@@ -1,4 +1,4 @@
-import { registerEditor } from '../helpers/admin';
+import { type Editor, registerEditor } from '../helpers/admin';
 import { expectEverywhere, expectNowhere, publicPresence, SITE_ARTICLE_URL } from '../helpers/public-reads';
 import { isContractError } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
@@ -6,13 +6,14 @@ import { createApiToken } from '../helpers/tokens';
 import { startWebhookReceiver, webhookForm, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 let app: TestApp;
+let editor: Editor;
 let receiver: WebhookReceiver;
 let counter = 0;
 
 beforeAll(async () => {
   app = await startStrapi({ token: 'full-access', category: true, env: { SITE_ARTICLE_URL } });
   receiver = await startWebhookReceiver();
-  const editor = await registerEditor(app);
+  editor = await registerEditor(app);
   await editor.post('/admin/webhooks', webhookForm(receiver)).expect(201);
 });
 
@@ -33,6 +34,9 @@ async function create(fields: Record<string, string> = {}): Promise<Article> {
   const body = { title: `Last light on the pier ${counter}`, category: 'Studio', content: `Evening ${counter}. Gulls.`, ...fields };
   return (await app.api().post('/api/artikel').set(app.auth()).send(body).expect(201)).body.data as Article;
 }
+
+/** An editor purges the deleted article from the trash (a deleted article holds its slugs until then). */
+const purge = (documentId: string) => editor.del(`/artikel/trash/${documentId}`).expect(204);
 
 const del = (slug: string, headers: Record<string, string> = {}) =>
   app
@@ -72,15 +76,23 @@ describe('DELETE /api/artikel/{slug}', () => {
     const draft = await create({ status: 'draft' });
     await del(draft.slug).expect(204);
     await del(draft.slug).expect(404);
-    // The slug is free again: a new article may take it.
+    // Once purged from the trash the slug is free again: a new article may take it.
+    await purge(draft.id);
     const reborn = await create({ slug: draft.slug });
     expect(reborn.slug).toBe(draft.slug);
   });
 
-  it('frees the slug: a new article may take it and starts with no views of the old one', async () => {
+  it('holds the slug in the trash; purged, it is free: a new article may take it and starts with no views of the old one', async () => {
     const article = await create();
     for (let read = 0; read < 3; read += 1) await app.api().get(`/api/artikel/${article.slug}`).expect(200);
     await del(article.slug).expect(204);
+    const held = await app
+      .api()
+      .post('/api/artikel')
+      .set(app.auth())
+      .send({ title: 'Too early', category: 'Studio', content: 'New words.', slug: article.slug });
+    expect(held.status).toBe(409);
+    await purge(article.id);
 
     const successor = await app
       .api()
@@ -94,7 +106,7 @@ describe('DELETE /api/artikel/{slug}', () => {
     expect(read.body.data).toMatchObject({ id: successor.body.data.id, title: 'A successor', views: 1 });
   });
 
-  it('removes the old slugs of a moved article: they answer 404 and a new article may take them', async () => {
+  it('takes the old slugs of a moved article off the public reads (404), and frees them with the purge', async () => {
     const article = await create();
     const first = `${article.slug}-moved-once`;
     const second = `${article.slug}-moved-twice`;
@@ -108,6 +120,7 @@ describe('DELETE /api/artikel/{slug}', () => {
       await app.api().head(`/api/artikel/${slug}`).expect(404);
       await del(slug).expect(404);
     }
+    await purge(article.id);
     const taken = await create({ slug: article.slug });
     expect(taken.slug).toBe(article.slug);
     expect((await app.api().get(`/api/artikel/${article.slug}`).expect(200)).body.data.id).toBe(taken.id);

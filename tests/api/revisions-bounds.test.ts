@@ -11,7 +11,7 @@ describe('revisions are bounded', () => {
     bounded = await startStrapi({
       token: 'full-access',
       category: true,
-      env: { ARTIKEL_RATE_LIMIT: '0', ARTIKEL_REVISIONS_KEEP: '3', ARTIKEL_REVISIONS_DAYS: '1', ARTIKEL_REVISIONS_PRUNE_SECONDS: '1' },
+      env: { ARTIKEL_RATE_LIMIT: '0', ARTIKEL_REVISIONS_KEEP: '3', ARTIKEL_REVISIONS_DAYS: '1', ARTIKEL_CLEANUP_SECONDS: '1' },
     });
   });
   afterAll(async () => {

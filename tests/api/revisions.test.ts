@@ -271,11 +271,14 @@ describe('who may read and restore revisions', () => {
     expect((await app.api().get(`/api/artikel/${article.slug}/revisions/1`)).status).toBe(401);
   });
 
-  it('deleting an article removes its revisions', async () => {
+  it('a deleted article keeps its revisions in the trash; purging it removes them', async () => {
     const article = await create();
     await patch(article.slug, { title: 'Soon gone' }).expect(200);
     expect(await storedRevisions(article.id)).toBe(2);
     await app.api().delete(`/api/artikel/${article.slug}`).set(app.auth()).expect(204);
+    expect(await storedRevisions(article.id)).toBe(2);
+    await app.api().get(`/api/artikel/${article.slug}/revisions`).set(app.auth()).expect(404);
+    await editor.del(`/artikel/trash/${article.id}`).expect(204);
     expect(await storedRevisions(article.id)).toBe(0);
   });
 });

@@ -15,6 +15,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'read-freshness').start();
   await getService(strapi, 'idempotency').start();
   getService(strapi, 'revisions').startPruning();
+  getService(strapi, 'trash').startPurging();
   // Last: publishing what came due while the service was down needs the tables, indexes and caches above.
   await getService(strapi, 'scheduled-publishing').start();
 };

@@ -32,6 +32,8 @@ export const TABLES = {
   oldSlugs: 'artikel_old_slugs',
   /** The content type plugin::artikel.revision: each version of an article a write left (see content-types/revision). */
   revisions: 'artikel_revisions',
+  /** The content type plugin::artikel.trashed-article: deleted articles, restorable until purged. */
+  trash: 'artikel_trash',
 } as const;
 
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';

@@ -10,6 +10,7 @@ const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'read-freshness').stop();
   getService(strapi, 'idempotency').stop();
   getService(strapi, 'revisions').stopPruning();
+  getService(strapi, 'trash').stopPurging();
   await getService(strapi, 'article-views').stop();
   await closeReadDatabase(strapi);
   await closeTextWork();

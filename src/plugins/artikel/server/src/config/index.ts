@@ -30,8 +30,10 @@ export interface ArtikelConfig {
   revisionsKeep: number;
   /** Days a revision is kept, an article's newest excepted (ARTIKEL_REVISIONS_DAYS); 0 keeps them whatever their age. */
   revisionsDays: number;
-  /** Seconds between two background looks for revisions past their age (ARTIKEL_REVISIONS_PRUNE_SECONDS). */
-  revisionsPruneSeconds: number;
+  /** Seconds between two background looks for revisions past their age and trashed articles past their time (ARTIKEL_CLEANUP_SECONDS). */
+  cleanupSeconds: number;
+  /** Days a deleted article stays in the trash, restorable, before it is purged (ARTIKEL_TRASH_DAYS); 0 deletes at once. */
+  trashDays: number;
   /** The admin language stored on a new admin user created without one (ADMIN_DEFAULT_LOCALE). */
   adminDefaultLocale: string;
 }
@@ -62,7 +64,9 @@ const DEFAULT_CURSOR_SECONDS = 24 * 3600;
 const DEFAULT_REVISIONS_KEEP = 50;
 // A year of history by default; the newest revision of an article is kept whatever its age.
 const DEFAULT_REVISIONS_DAYS = 365;
-const DEFAULT_REVISIONS_PRUNE_SECONDS = 3600;
+const DEFAULT_CLEANUP_SECONDS = 3600;
+// A month to notice a wrong delete, as the trash of most editors' tools.
+const DEFAULT_TRASH_DAYS = 30;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || isBlank(value)) return fallback;
@@ -100,7 +104,8 @@ export default {
       cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),
       revisionsKeep: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_KEEP, DEFAULT_REVISIONS_KEEP),
       revisionsDays: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_DAYS, DEFAULT_REVISIONS_DAYS),
-      revisionsPruneSeconds: wholeNumberFromEnv(process.env.ARTIKEL_REVISIONS_PRUNE_SECONDS, DEFAULT_REVISIONS_PRUNE_SECONDS),
+      cleanupSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CLEANUP_SECONDS, DEFAULT_CLEANUP_SECONDS),
+      trashDays: wholeNumberFromEnv(process.env.ARTIKEL_TRASH_DAYS, DEFAULT_TRASH_DAYS),
       adminDefaultLocale: process.env.ADMIN_DEFAULT_LOCALE?.trim() || DEFAULT_ADMIN_LOCALE,
     };
   },
@@ -143,8 +148,12 @@ export default {
     if (!Number.isSafeInteger(config.revisionsDays) || config.revisionsDays < 0 || config.revisionsDays > 36_500) {
       throw new Error('artikel: ARTIKEL_REVISIONS_DAYS must be a whole number of days up to 36500 (0 keeps revisions whatever their age)');
     }
-    if (!Number.isSafeInteger(config.revisionsPruneSeconds) || config.revisionsPruneSeconds < 1) {
-      throw new Error('artikel: ARTIKEL_REVISIONS_PRUNE_SECONDS must be a whole number of seconds, at least 1');
+    if (!Number.isSafeInteger(config.cleanupSeconds) || config.cleanupSeconds < 1) {
+      throw new Error('artikel: ARTIKEL_CLEANUP_SECONDS must be a whole number of seconds, at least 1');
+    }
+    if (!Number.isSafeInteger(config.trashDays) || config.trashDays < 0 || config.trashDays > 3_650) {
+      throw new Error('artikel: ARTIKEL_TRASH_DAYS must be a whole number of days up to 3650 (0 deletes at once, without a trash)');
+    }
     if (!isAdminLocale(config.adminDefaultLocale)) {
       throw new Error(`artikel: ADMIN_DEFAULT_LOCALE must be one of the admin's languages: ${ADMIN_LOCALES.join(', ')}`);
     }

@@ -1,4 +1,5 @@
+import adminTrash from './admin-trash';
 import adminViews from './admin-views';
 import artikel from './artikel';
 
-export default { 'admin-views': adminViews, artikel };
+export default { 'admin-trash': adminTrash, 'admin-views': adminViews, artikel };

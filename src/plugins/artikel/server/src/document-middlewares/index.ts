@@ -4,6 +4,7 @@ import { cancelScheduleOnPublish } from './cancel-schedule-on-publish';
 import type { StrapiDocumentMiddleware } from './context';
 import { dropCachedReads } from './drop-cached-reads';
 import { keepRevisions } from './keep-revisions';
+import { moveToTrash } from './move-to-trash';
 import { oneTransaction } from './one-transaction';
 import { rememberMovedSlugs } from './remember-moved-slugs';
 import { syncArticleIndexes } from './sync-article-indexes';
@@ -12,11 +13,13 @@ import { syncArticleIndexes } from './sync-article-indexes';
  * The write pipeline of articles and categories, outermost first. Read the "before" work top to
  * bottom and the "after" work bottom to top: checks and defaults → the write → an ended schedule
  * and a moved slug recorded → index rows → cached reads dropped after the commit → the version the
- * write left kept as a revision, all inside one transaction.
+ * write left kept as a revision (a deleted article's last one kept in the trash), all inside one
+ * transaction.
  */
 const PIPELINE = [
   oneTransaction,
   keepRevisions,
+  moveToTrash,
   dropCachedReads,
   syncArticleIndexes,
   applyRules,

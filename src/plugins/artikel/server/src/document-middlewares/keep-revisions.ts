@@ -16,11 +16,8 @@ export const keepRevisions =
     if (write === null || write.uid !== ARTICLE_UID) return next();
     const revisions = getService(strapi, 'revisions');
     const { documentId } = write.params;
-    if (write.action === 'delete') {
-      const result = await next();
-      if (documentId !== undefined) await revisions.forget(documentId);
-      return result;
-    }
+    // A deleted article's revisions wait in the trash with it (see move-to-trash.ts).
+    if (write.action === 'delete') return next();
     if (documentId !== undefined) await revisions.beforeWrite(documentId);
     const result = await next();
     const written = writtenDocumentId(write, result);

@@ -5,7 +5,7 @@ import { documentWrite, writtenDocumentId, type DocumentMiddleware } from './con
 
 /**
  * After an article write, the plugin's lookup rows (tags, search) follow its published version,
- * in the write's transaction; a deleted article's view count goes with it.
+ * in the write's transaction (a deleted article's view count waits in the trash with it).
  */
 export const syncArticleIndexes =
   (strapi: Core.Strapi): DocumentMiddleware =>
@@ -14,9 +14,6 @@ export const syncArticleIndexes =
     if (write === null || write.uid !== ARTICLE_UID) return next();
     const result = await next();
     const documentId = writtenDocumentId(write, result);
-    if (documentId !== null) {
-      await getService(strapi, 'article-index').syncDocument(documentId);
-      if (write.action === 'delete') await getService(strapi, 'article-views').forget(documentId);
-    }
+    if (documentId !== null) await getService(strapi, 'article-index').syncDocument(documentId);
     return result;
   };

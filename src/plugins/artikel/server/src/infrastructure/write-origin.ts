@@ -37,3 +37,39 @@ export interface RequestState {
 export function currentRequest(strapi: Core.Strapi): { state?: RequestState } | WriteOrigin | undefined {
   return (strapi.requestContext.get() as { state?: RequestState } | undefined) ?? origins.getStore();
 }
+
+const shortText = (value: unknown, length: number): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, length) : null;
+
+/** Who is writing: the scheduler or another origin that says so, else the request's credential; a script is "system". */
+export async function currentActor(strapi: Core.Strapi): Promise<RevisionActor> {
+  const origin = writeOrigin()?.actor;
+  if (origin !== undefined) return origin;
+  const request = currentRequest(strapi);
+  const state: RequestState | undefined = request !== undefined && 'state' in request ? request.state : undefined;
+  if (state === undefined) return { kind: 'system', id: null, name: null };
+  const userId = typeof state.user?.id === 'number' || typeof state.user?.id === 'string' ? String(state.user.id) : null;
+  if (state.auditSource === 'mcp' && userId !== null) {
+    // Strapi's MCP server names only the admin token's owner, by id.
+    const owner = (await strapi.db.query('admin::user').findOne({ where: { id: userId }, select: ['firstname', 'lastname', 'email'] })) as
+      RequestState['user'] | null;
+    return { kind: 'mcp', id: userId, name: personName(owner) };
+  }
+  const strategy = state.auth?.strategy?.name;
+  const credentials = state.auth?.credentials;
+  if (strategy === 'content-api-token' && credentials !== undefined) {
+    const id = typeof credentials.id === 'number' || typeof credentials.id === 'string' ? String(credentials.id) : null;
+    return { kind: 'api-token', id, name: shortText(credentials.name, 255) };
+  }
+  // An editor signed in to the admin, or a tool using an admin token: the token's owner.
+  if ((strategy === 'admin' || strategy === 'admin-token') && userId !== null)
+    return { kind: 'editor', id: userId, name: personName(state.user) };
+  return { kind: 'system', id: null, name: null };
+}
+
+/** An admin user's name as the admin shows it: first and last name, else the e-mail address. */
+function personName(user: RequestState['user'] | null | undefined): string | null {
+  if (!user) return null;
+  const name = [user.firstname, user.lastname].filter((part): part is string => typeof part === 'string' && part.trim() !== '').join(' ');
+  return shortText(name, 255) ?? shortText(user.username, 255) ?? shortText(user.email, 255);
+}

@@ -28,11 +28,15 @@ export async function slugsOfBase(strapi: Core.Strapi, holder: SlugHolder, base:
   const rows = (await query.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string | null }>;
   const slugs = rows.map((row) => row.slug ?? '');
   if (holder !== 'article') return slugs;
-  // An article's old slugs stay its own (they answer with a redirect to it) until it is deleted.
+  // An article's old slugs stay its own (they answer with a redirect to it) until it is purged;
+  // so does the slug of an article in the trash, which may be restored.
   const old = database(strapi)(TABLES.oldSlugs).select('slug');
   if (exceptDocumentId !== undefined) old.whereNot('document_id', exceptDocumentId);
   const oldRows = (await old.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string }>;
-  return [...slugs, ...oldRows.map((row) => row.slug)];
+  const trashed = database(strapi)(TABLES.trash).select('slug');
+  if (exceptDocumentId !== undefined) trashed.whereNot('article_document_id', exceptDocumentId);
+  const trashedRows = (await trashed.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string }>;
+  return [...slugs, ...oldRows.map((row) => row.slug), ...trashedRows.map((row) => row.slug)];
 }
 
 /** slug = base, or slug starts with "base-" (see slugsOfBase for why each store asks differently). */

@@ -6,6 +6,12 @@ const countedRead = { auth: false as const, middlewares: [{ name: 'plugin::artik
 // A token that may update an article may read and restore its revisions (full access, or a custom token holding artikel.update).
 const mayUpdate = { auth: { strategies: ['content-api-token'], scope: ['plugin::artikel.artikel.update'] } };
 
+/** An admin route for editors holding this Content Manager action on articles. */
+const mayAdmin = (action: 'read' | 'create' | 'delete') => [
+  'admin::isAuthenticatedAdmin',
+  { name: 'admin::hasPermissions', config: { actions: [[`plugin::content-manager.explorer.${action}`, 'api::article.article']] } },
+];
+
 export default {
   'content-api': {
     type: 'content-api',
@@ -68,6 +74,11 @@ export default {
         handler: 'admin-views.findOne',
         config: { policies: ['admin::isAuthenticatedAdmin'] },
       },
+      // The trash: editors who may read articles see it; restoring needs the right to create one, purging the right to delete.
+      { method: 'GET', path: '/trash', handler: 'admin-trash.find', config: { policies: mayAdmin('read') } },
+      { method: 'POST', path: '/trash/:documentId/restore', handler: 'admin-trash.restore', config: { policies: mayAdmin('create') } },
+      { method: 'DELETE', path: '/trash/:documentId', handler: 'admin-trash.purge', config: { policies: mayAdmin('delete') } },
+      { method: 'DELETE', path: '/trash', handler: 'admin-trash.empty', config: { policies: mayAdmin('delete') } },
     ],
   },
 };

@@ -194,15 +194,6 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
     } else if (target === 'published') await documents().publish({ documentId });
   };
 
-  /** Which of these Media Library files still exist (an editor may have deleted a photo since). */
-  const existingFiles = async (ids: number[]): Promise<Set<number>> => {
-    if (ids.length === 0) return new Set();
-    const rows = (await strapi.db.query('plugin::upload.file').findMany({ where: { id: { $in: ids } }, select: ['id'] })) as Array<{
-      id: number;
-    }>;
-    return new Set(rows.map((row) => row.id));
-  };
-
   const create = (input: CreateArticleInput, mode: WriteMode): Promise<PostOutcome> =>
     inWrite(mode, input.slug, async () => {
       const { category: categoryName, status = 'published', publish_at: publishAt, ...fields } = input;
@@ -262,16 +253,7 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
           );
         if (now !== null && sameText(wanted, now))
           throw validationError([fieldError(null, `The article already has the text of revision ${number}: restoring it changes nothing`)]);
-        const data: Record<string, unknown> = {};
-        for (const field of TEXT_FIELDS) {
-          // A default that was generated is generated again from the restored text.
-          if (field !== 'slug') data[field] = wanted.generated.includes(field) ? null : wanted.fields[field];
-        }
-        if (wanted.category !== null)
-          data.category = (await getService(strapi, 'categories').findOrCreate(wanted.category.name)).documentId;
-        const files = await existingFiles([...(wanted.cover === null ? [] : [wanted.cover]), ...wanted.gallery]);
-        data.cover = wanted.cover !== null && files.has(wanted.cover) ? wanted.cover : null;
-        data.gallery = wanted.gallery.filter((id) => files.has(id));
+        const data = await revisions.writeDataOf(wanted, { slug: false });
         const published = await documents().findOne({ documentId, status: 'published', fields: ['publishedAt'] });
         const current: WriteStatus = published ? 'published' : stored.publish_at ? 'scheduled' : 'draft';
         await applyChange(documentId, data, published, current);

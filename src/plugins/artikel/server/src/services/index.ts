@@ -18,6 +18,7 @@ import readFreshness from './read-freshness';
 import revisions from './revisions';
 import scheduledPublishing from './scheduled-publishing';
 import sitemaps from './sitemaps';
+import trash from './trash';
 import slugs from './slugs';
 
 export default {
@@ -42,4 +43,5 @@ export default {
   'scheduled-publishing': scheduledPublishing,
   sitemaps,
   slugs,
+  trash,
 };

@@ -10,9 +10,9 @@ import {
   type TextChange,
   textChanges,
 } from '../domain/article-revisions';
-import { getConfig } from '../infrastructure/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
 import { lockUntilCommit } from '../infrastructure/locks';
-import { currentRequest, type RequestState, writeOrigin } from '../infrastructure/write-origin';
+import { currentActor, currentRequest, writeOrigin } from '../infrastructure/write-origin';
 import { type Revision, type RevisionEntry, revisions as revisionRows } from '../repositories/revisions';
 import { toIsoString } from '../utils/dates';
 
@@ -88,33 +88,6 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     };
   };
 
-  /** Who is writing: the scheduler or another origin that says so, else the request's credential; a script is "system". */
-  const actorOf = async (): Promise<RevisionActor> => {
-    const origin = writeOrigin()?.actor;
-    if (origin !== undefined) return origin;
-    const request = currentRequest(strapi);
-    const state: RequestState | undefined = request !== undefined && 'state' in request ? request.state : undefined;
-    if (state === undefined) return { kind: 'system', id: null, name: null };
-    const userId = typeof state.user?.id === 'number' || typeof state.user?.id === 'string' ? String(state.user.id) : null;
-    if (state.auditSource === 'mcp' && userId !== null) {
-      // Strapi's MCP server names only the admin token's owner, by id.
-      const owner = (await strapi.db
-        .query('admin::user')
-        .findOne({ where: { id: userId }, select: ['firstname', 'lastname', 'email'] })) as RequestState['user'] | null;
-      return { kind: 'mcp', id: userId, name: personName(owner) };
-    }
-    const strategy = state.auth?.strategy?.name;
-    const credentials = state.auth?.credentials;
-    if (strategy === 'content-api-token' && credentials !== undefined) {
-      const id = typeof credentials.id === 'number' || typeof credentials.id === 'string' ? String(credentials.id) : null;
-      return { kind: 'api-token', id, name: shortText(credentials.name, 255) };
-    }
-    // An editor signed in to the admin, or a tool using an admin token: the token's owner.
-    if ((strategy === 'admin' || strategy === 'admin-token') && userId !== null)
-      return { kind: 'editor', id: userId, name: personName(state.user) };
-    return { kind: 'system', id: null, name: null };
-  };
-
   /** The revisions this request keeps open, by article; scripts outside any request keep one per write. */
   const openIn = (): Map<string, OpenRevision> | null => {
     const request = currentRequest(strapi);
@@ -169,7 +142,7 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const changed = changedFields(latest?.snapshot ?? null, snapshot);
       const number = (latest?.number ?? 0) + 1;
       const action = actionOf(changed, { first: latest === null, restored: restoredFrom !== null }, snapshot.status);
-      const id = await rows().insert({ documentId, number, action, actor: await actorOf(), restoredFrom, changed, snapshot });
+      const id = await rows().insert({ documentId, number, action, actor: await currentActor(strapi), restoredFrom, changed, snapshot });
       open?.set(documentId, { id, number, previous: latest?.snapshot ?? null });
       await rows().keepNewest(documentId, number, getConfig(strapi, 'revisionsKeep'));
     },
@@ -194,6 +167,35 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** The article as it stands now (in this transaction), as a revision would keep it. */
     current: snapshotOf,
 
+    /**
+     * What the Document Service writes to give an article a snapshot's text, category and photos
+     * (not its status or schedule; its slug only when asked): a default that was generated is
+     * generated again from the restored text, and a photo deleted from the Media Library since is
+     * left out.
+     */
+    async writeDataOf(snapshot: ArticleSnapshot, { slug }: { slug: boolean }): Promise<Record<string, unknown>> {
+      const data: Record<string, unknown> = {};
+      for (const field of REVISION_TEXT_FIELDS) {
+        if (field !== 'slug' || slug) data[field] = snapshot.generated.includes(field) ? null : snapshot.fields[field];
+      }
+      if (snapshot.category !== null)
+        data.category = (await getService(strapi, 'categories').findOrCreate(snapshot.category.name)).documentId;
+      const ids = [...(snapshot.cover === null ? [] : [snapshot.cover]), ...snapshot.gallery];
+      const files =
+        ids.length === 0
+          ? new Set<number>()
+          : new Set(
+              (
+                (await strapi.db.query('plugin::upload.file').findMany({ where: { id: { $in: ids } }, select: ['id'] })) as Array<{
+                  id: number;
+                }>
+              ).map((file) => file.id),
+            );
+      data.cover = snapshot.cover !== null && files.has(snapshot.cover) ? snapshot.cover : null;
+      data.gallery = snapshot.gallery.filter((id) => files.has(id));
+      return data;
+    },
+
     /** The snapshot of one revision, or null. */
     async snapshot(documentId: string, number: number): Promise<ArticleSnapshot | null> {
       return (await rows().withPrevious(documentId, number))?.revision.snapshot ?? null;
@@ -212,13 +214,13 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
     },
 
-    /** Looks for revisions past their age every ARTIKEL_REVISIONS_PRUNE_SECONDS, in the background. */
+    /** Looks for revisions past their age every ARTIKEL_CLEANUP_SECONDS, in the background. */
     startPruning(): void {
       pruneTimer = setInterval(
         () => {
           this.pruneOld().catch((error: unknown) => strapi.log.error(`artikel: pruning revisions: ${(error as Error).message}`));
         },
-        getConfig(strapi, 'revisionsPruneSeconds') * 1000,
+        getConfig(strapi, 'cleanupSeconds') * 1000,
       );
       pruneTimer.unref();
     },
@@ -229,12 +231,5 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-/** An admin user's name as the admin shows it: first and last name, else the e-mail address. */
-function personName(user: RequestState['user'] | null | undefined): string | null {
-  if (!user) return null;
-  const name = [user.firstname, user.lastname].filter((part): part is string => typeof part === 'string' && part.trim() !== '').join(' ');
-  return shortText(name, 255) ?? shortText(user.username, 255) ?? shortText(user.email, 255);
-}
 
 export default revisionsService;
