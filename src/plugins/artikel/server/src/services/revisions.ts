@@ -38,8 +38,6 @@ interface OpenRevision {
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const fileId = (file: { id?: unknown } | null | undefined): number | null => (typeof file?.id === 'number' ? file.id : null);
-const shortText = (value: unknown, length: number): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, length) : null;
 
 /** A revision with what it changed in the title, summary and content, for a reader comparing versions. */
 export interface RevisionDetail extends Revision {
