@@ -26,7 +26,7 @@ export interface ArtikelConfig {
   viewWriteMs: number;
   /** Seconds a list's paging cursor works for, at least (ARTIKEL_CURSOR_SECONDS). */
   cursorSeconds: number;
-  /** Revisions kept per article, the newest (ARTIKEL_REVISIONS_KEEP, at least 1). */
+  /** Revisions kept per article, the newest (ARTIKEL_REVISIONS_KEEP); 0 keeps none. */
   revisionsKeep: number;
   /** Days a revision is kept, an article's newest excepted (ARTIKEL_REVISIONS_DAYS); 0 keeps them whatever their age. */
   revisionsDays: number;
@@ -142,8 +142,8 @@ export default {
     if (!Number.isSafeInteger(config.cursorSeconds) || config.cursorSeconds < 1) {
       throw new Error('artikel: ARTIKEL_CURSOR_SECONDS must be a whole number of seconds, at least 1');
     }
-    if (!Number.isSafeInteger(config.revisionsKeep) || config.revisionsKeep < 1 || config.revisionsKeep > 10_000) {
-      throw new Error('artikel: ARTIKEL_REVISIONS_KEEP must be a whole number of revisions per article from 1 to 10000');
+    if (!Number.isSafeInteger(config.revisionsKeep) || config.revisionsKeep < 0 || config.revisionsKeep > 10_000) {
+      throw new Error('artikel: ARTIKEL_REVISIONS_KEEP must be a whole number of revisions per article up to 10000 (0 keeps none)');
     }
     if (!Number.isSafeInteger(config.revisionsDays) || config.revisionsDays < 0 || config.revisionsDays > 36_500) {
       throw new Error('artikel: ARTIKEL_REVISIONS_DAYS must be a whole number of days up to 36500 (0 keeps revisions whatever their age)');

@@ -105,6 +105,7 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
      * revisions in turn.
      */
     async beforeWrite(documentId: string): Promise<void> {
+      if (getConfig(strapi, 'revisionsKeep') === 0) return;
       await lockUntilCommit(strapi, `article:${documentId}`);
       if ((await rows().latest(documentId)) !== null) return;
       const snapshot = await snapshotOf(documentId);
@@ -123,6 +124,7 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** After a write: the article as it now stands becomes its newest revision, or brings this request's revision of it up to date. */
     async afterWrite(documentId: string): Promise<void> {
+      if (getConfig(strapi, 'revisionsKeep') === 0) return;
       const snapshot = await snapshotOf(documentId);
       if (snapshot === null) return;
       const restoredFrom = writeOrigin()?.restoredFrom ?? null;
