@@ -1,4 +1,5 @@
+import adminRevisions from './admin-revisions';
 import adminViews from './admin-views';
 import artikel from './artikel';
 
-export default { 'admin-views': adminViews, artikel };
+export default { 'admin-revisions': adminRevisions, 'admin-views': adminViews, artikel };

@@ -6,6 +6,22 @@ const countedRead = { auth: false as const, middlewares: [{ name: 'plugin::artik
 // A token that may update an article may read and restore its revisions (full access, or a custom token holding artikel.update).
 const mayUpdate = { auth: { strategies: ['content-api-token'], scope: ['plugin::artikel.artikel.update'] } };
 
+/**
+ * An admin route for editors whose role holds these Content Manager actions on Articles (as a type;
+ * the controller checks the article itself, where a role's conditions apply).
+ */
+const editorMay = (...actions: Array<'read' | 'update'>) => ({
+  policies: [
+    'admin::isAuthenticatedAdmin',
+    {
+      name: 'admin::hasPermissions',
+      config: {
+        actions: actions.map((action) => ({ action: `plugin::content-manager.explorer.${action}`, subject: 'api::article.article' })),
+      },
+    },
+  ],
+});
+
 export default {
   'content-api': {
     type: 'content-api',
@@ -67,6 +83,15 @@ export default {
         path: '/views/:documentId',
         handler: 'admin-views.findOne',
         config: { policies: ['admin::isAuthenticatedAdmin'] },
+      },
+      // The Revisions panel: an editor who may read Articles sees their revisions, one who may update them restores one.
+      { method: 'GET', path: '/revisions/:documentId', handler: 'admin-revisions.list', config: editorMay('read') },
+      { method: 'GET', path: '/revisions/:documentId/:number', handler: 'admin-revisions.findOne', config: editorMay('read') },
+      {
+        method: 'POST',
+        path: '/revisions/:documentId/:number/restore',
+        handler: 'admin-revisions.restore',
+        config: editorMay('read', 'update'),
       },
     ],
   },
