@@ -69,8 +69,20 @@ async function editorWithRole(name: string, actions: string[]): Promise<Editor> 
     conditions: [],
   }));
   await editor.put(`/admin/roles/${role.id}/permissions`, { permissions }).expect(200);
+  return invite(name, role.id);
+}
+
+/** An administrator with Strapi's Author role, which may read and update only the articles they created. */
+async function author(): Promise<Editor> {
+  const roles = (await editor.get('/admin/roles').expect(200)).body.data as Array<{ id: number; code: string }>;
+  const role = roles.find((candidate) => candidate.code === 'strapi-author');
+  if (role === undefined) throw new Error('no Author role');
+  return invite('Author', role.id);
+}
+
+async function invite(name: string, roleId: number): Promise<Editor> {
   const email = `${name.toLowerCase()}@studio.example`;
-  const invited = await editor.post('/admin/users', { firstname: name, lastname: 'Tester', email, roles: [role.id] }).expect(201);
+  const invited = await editor.post('/admin/users', { firstname: name, lastname: 'Tester', email, roles: [roleId] }).expect(201);
   const registered = await app
     .api()
     .post('/admin/register')
@@ -180,6 +192,26 @@ describe('the Revisions panel, through the admin routes it calls', () => {
     expect(isContractError(refused)).toBe(true);
     expect((await app.api().get(`/api/artikel/${article.slug}`).expect(200)).body.data.title).toBe('Boats at noon');
     expect((await list(editor, article.id).expect(200)).body.data).toHaveLength(2);
+  });
+
+  it("lets an Author see and restore the revisions of their own article, not another's", async () => {
+    const writer = await author();
+    const own = (
+      await writer
+        .post(ARTICLES_PATH, {
+          title: 'Own draft',
+          content: 'Lanterns in the barn.',
+          category: { connect: [{ documentId: app.categoryId }] },
+        })
+        .expect(201)
+    ).body.data as { documentId: string };
+    await writer.put(`${ARTICLES_PATH}/${own.documentId}`, { title: 'Own draft, edited' }).expect(200);
+    const others = await createByToken();
+
+    expect((await list(writer, own.documentId).expect(200)).body.data).toHaveLength(2);
+    await restore(writer, own.documentId, 1).expect(200);
+    expect(isContractError(await list(writer, others.id).expect(403))).toBe(true);
+    await detail(writer, others.id, 1).expect(403);
   });
 
   it('lets an editor who may update but not publish restore a draft, but not a published article', async () => {
