@@ -1,5 +1,6 @@
 import type { StrapiApp } from '@strapi/strapi/admin';
 import { PLUGIN_ID } from '../../shared/plugin-id';
+import { RevisionsPanel } from './components/RevisionsPanel';
 import { ViewsPanel } from './components/ViewsPanel';
 import { contentManagerMessages, translateEditViewLayout } from './utils/field-texts';
 import { prefixTranslations } from './utils/get-translation';
@@ -14,7 +15,8 @@ export default {
     const contentManager = app.getPlugin('content-manager') as unknown as {
       apis: { addEditViewSidePanel: (panels: unknown[]) => void };
     };
-    contentManager.apis.addEditViewSidePanel([ViewsPanel]);
+    // Revisions are kept by the server on every write, so they too sit beside the form rather than in it.
+    contentManager.apis.addEditViewSidePanel([ViewsPanel, RevisionsPanel]);
     // Field labels and help texts in the editor's language (see utils/field-texts.ts).
     app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', translateEditViewLayout);
   },

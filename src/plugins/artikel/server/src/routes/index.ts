@@ -6,11 +6,21 @@ const countedRead = { auth: false as const, middlewares: [{ name: 'plugin::artik
 // A token that may update an article may read and restore its revisions (full access, or a custom token holding artikel.update).
 const mayUpdate = { auth: { strategies: ['content-api-token'], scope: ['plugin::artikel.artikel.update'] } };
 
-/** An admin route for editors holding this Content Manager action on articles. */
-const mayAdmin = (action: 'read' | 'create' | 'delete') => [
-  'admin::isAuthenticatedAdmin',
-  { name: 'admin::hasPermissions', config: { actions: [[`plugin::content-manager.explorer.${action}`, 'api::article.article']] } },
-];
+/**
+ * An admin route for editors whose role holds these Content Manager actions on Articles (as a type;
+ * the controller checks the article itself, where a role's conditions apply).
+ */
+const editorMay = (...actions: Array<'read' | 'create' | 'update' | 'delete'>) => ({
+  policies: [
+    'admin::isAuthenticatedAdmin',
+    {
+      name: 'admin::hasPermissions',
+      config: {
+        actions: actions.map((action) => ({ action: `plugin::content-manager.explorer.${action}`, subject: 'api::article.article' })),
+      },
+    },
+  ],
+});
 
 export default {
   'content-api': {
@@ -74,11 +84,20 @@ export default {
         handler: 'admin-views.findOne',
         config: { policies: ['admin::isAuthenticatedAdmin'] },
       },
+      // The Revisions panel: an editor who may read Articles sees their revisions, one who may update them restores one.
+      { method: 'GET', path: '/revisions/:documentId', handler: 'admin-revisions.list', config: editorMay('read') },
+      { method: 'GET', path: '/revisions/:documentId/:number', handler: 'admin-revisions.findOne', config: editorMay('read') },
+      {
+        method: 'POST',
+        path: '/revisions/:documentId/:number/restore',
+        handler: 'admin-revisions.restore',
+        config: editorMay('read', 'update'),
+      },
       // The trash: editors who may read articles see it; restoring needs the right to create one, purging the right to delete.
-      { method: 'GET', path: '/trash', handler: 'admin-trash.find', config: { policies: mayAdmin('read') } },
-      { method: 'POST', path: '/trash/:documentId/restore', handler: 'admin-trash.restore', config: { policies: mayAdmin('create') } },
-      { method: 'DELETE', path: '/trash/:documentId', handler: 'admin-trash.purge', config: { policies: mayAdmin('delete') } },
-      { method: 'DELETE', path: '/trash', handler: 'admin-trash.empty', config: { policies: mayAdmin('delete') } },
+      { method: 'GET', path: '/trash', handler: 'admin-trash.find', config: editorMay('read') },
+      { method: 'POST', path: '/trash/:documentId/restore', handler: 'admin-trash.restore', config: editorMay('create') },
+      { method: 'DELETE', path: '/trash/:documentId', handler: 'admin-trash.purge', config: editorMay('delete') },
+      { method: 'DELETE', path: '/trash', handler: 'admin-trash.empty', config: editorMay('delete') },
     ],
   },
 };

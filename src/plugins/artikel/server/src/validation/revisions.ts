@@ -15,11 +15,17 @@ const revisionPathSchema = yup
   })
   .noUnknown();
 
-/** The article's slug and a revision's number in the path; no query parameters. */
-export async function validateRevisionPath(slug: string, number: string, query: unknown): Promise<{ slug: string; number: number }> {
+/** A revision's number in the path; no query parameters. The admin's routes name the article by its document id, not its slug. */
+export async function validateRevisionNumber(number: string, query: unknown): Promise<number> {
   await validateNoParameters(query);
   const raw = await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'The path');
-  return { slug: await validateSlug(slug), number: Number(raw.number) };
+  return Number(raw.number);
+}
+
+/** The article's slug and a revision's number in the path; no query parameters. */
+export async function validateRevisionPath(slug: string, number: string, query: unknown): Promise<{ slug: string; number: number }> {
+  const revision = await validateRevisionNumber(number, query);
+  return { slug: await validateSlug(slug), number: revision };
 }
 
 /** A restore names everything in its path: a body with anything in it is a 400 naming its fields. */
