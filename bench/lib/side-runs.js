@@ -72,7 +72,15 @@ async function startApp({
     logFile: path.join(DATA_DIR, 'logs', `${name}.log`),
     readyTimeoutMs,
   });
-  if (waitForIndex) await untilIndexed(store, readyTimeoutMs);
+  if (waitForIndex) {
+    try {
+      await untilIndexed(store, readyTimeoutMs);
+    } catch (error) {
+      // A server left running would go on building the index of a file the next run builds too.
+      await stopServer(server);
+      throw error;
+    }
+  }
   return server;
 }
 
