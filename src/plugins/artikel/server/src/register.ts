@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { defaultAdminLanguage } from './admin-users/default-language';
 import { reserveRouteSlugsInContentManager } from './content-manager/reserved-slugs';
 import { registerDocumentMiddlewares } from './document-middlewares';
-import { insidePipeline } from './document-middlewares/pipeline-scope';
+import { insidePipeline } from './infrastructure/pipeline-scope';
 import { ARTICLE_UID, CATEGORY_UID, VIEW_COUNT_UID } from './constants';
 import { keepSqlOutOfErrors } from './infrastructure/database-errors';
 import { getService } from './infrastructure/get-service';

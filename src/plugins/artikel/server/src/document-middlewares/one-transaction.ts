@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { inTransaction } from '../infrastructure/transactions';
 import { documentWrite, isArticleOrCategory, type DocumentMiddleware } from './context';
-import { inPipeline } from './pipeline-scope';
+import { inPipeline } from '../infrastructure/pipeline-scope';
 
 /**
  * Every article and category write runs in one transaction with the work the next middlewares

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
 import { getService } from '../infrastructure/get-service';
+import { inPipeline } from '../infrastructure/pipeline-scope';
 
 /**
  * Publishing with a publication time other than now. The Document Service stamps every publish with
@@ -12,7 +13,11 @@ import { getService } from '../infrastructure/get-service';
 const publication = ({ strapi }: { strapi: Core.Strapi }) => ({
   async publishAt(documentId: string, publishedAt: Date): Promise<void> {
     await strapi.documents(ARTICLE_UID).publish({ documentId });
-    await strapi.db.query(ARTICLE_UID).updateMany({ where: { documentId, publishedAt: { $notNull: true } }, data: { publishedAt } });
+    // Part of the pipeline's write, not one behind it: the watch on outside writes (register.ts) would
+    // otherwise repair the index and drop the remembered view counts, unwritten ones included.
+    await inPipeline(() =>
+      strapi.db.query(ARTICLE_UID).updateMany({ where: { documentId, publishedAt: { $notNull: true } }, data: { publishedAt } }),
+    );
     await getService(strapi, 'article-index').syncDocument(documentId);
   },
 });
