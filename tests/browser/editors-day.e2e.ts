@@ -269,8 +269,11 @@ function step(name: string, budgetMs: number, body: () => Promise<void>): void {
 }
 
 beforeAll(async () => {
-  fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+  // Only this file's artifacts of an earlier run: the other browser files keep theirs (revisions-…, trash-…) in the same folder.
   fs.mkdirSync(ARTIFACTS, { recursive: true });
+  for (const name of fs.readdirSync(ARTIFACTS))
+    if (/^\d\d-/.test(name) || ['timings.json', 'server.log', 'build.log'].includes(name))
+      fs.rmSync(path.join(ARTIFACTS, name), { force: true });
   folder = createWorkFolder();
   for (const image of IMAGES) fs.writeFileSync(path.join(folder, image.file), gradientPng(image.width, image.height, image.rgb));
   app = await startProductionApp(folder);

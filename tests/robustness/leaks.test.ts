@@ -73,6 +73,11 @@ const OTHER_PATHS = [
   '/admin/users/me',
   '/admin/api-tokens',
   '/artikel/views/x',
+  '/artikel/revisions/x',
+  '/artikel/revisions/x/1',
+  '/artikel/trash',
+  '/api/artikel/confidential-plans/revisions',
+  '/api/artikel/confidential-plans/revisions/1',
 ];
 
 let app: TestApp;
