@@ -251,6 +251,32 @@ describe('the trash in the admin of a production build', () => {
     expect((again.body as { data: { slug: string } }).data.slug).toBe(slug);
   });
 
+  step('an article purged by someone else while the page lists it cannot be restored, and the admin gives the reason', async () => {
+    const title = 'Outtakes from the studio party';
+    await postAndDelete(title);
+    await page.reload();
+    await trashRow(title).waitFor();
+    const listed = (await call('GET', '/artikel/trash', { bearer: jwt })).body as { data: Array<{ document_id: string; title: string }> };
+    const documentId = listed.data.find((entry) => entry.title === title)?.document_id ?? '';
+    expect((await call('DELETE', `/artikel/trash/${documentId}`, { bearer: jwt })).status).toBe(204);
+
+    monitor.expect([
+      {
+        method: 'POST',
+        path: /^\/artikel\/trash\/[^/]+\/restore$/,
+        status: 404,
+        reason: 'the article was purged after the page was loaded',
+      },
+    ]);
+    await trashRow(title).getByRole('button', { name: 'Restore' }).click();
+    const refusal = page.getByRole('region', { name: /^Notifications/ }).getByRole('alert');
+    await refusal.filter({ hasText: `‘${title}’ could not be restored: No article with the id "${documentId}" is in the trash` }).waitFor();
+    // The list is read again after the refusal: the purged article is gone from it.
+    await page.getByText('The trash is empty').waitFor();
+    await screenshot('04-restore-refused');
+    await closeNotices();
+  });
+
   step('an editor who empties the trash, after a confirmation, deletes every article in it for good', async () => {
     const titles = ['Engagement walk in the vineyard', 'Family portraits at the lake'];
     for (const title of titles) await postAndDelete(title);
@@ -260,11 +286,11 @@ describe('the trash in the admin of a production build', () => {
     const dialog = page.getByRole('alertdialog');
     await dialog.getByRole('heading', { name: 'Empty the trash?' }).waitFor();
     expect(await dialog.innerText()).toContain('2 articles are removed for good');
-    await screenshot('04-confirm-empty');
+    await screenshot('05-confirm-empty');
     await dialog.getByRole('button', { name: 'Empty the trash' }).click();
     await expectNotice('2 articles deleted forever');
     await page.getByText('The trash is empty').waitFor();
-    await screenshot('05-emptied');
+    await screenshot('06-emptied');
 
     const listed = await call('GET', '/artikel/trash', { bearer: jwt });
     expect(listed).toEqual({ status: 200, body: { data: [] } });
