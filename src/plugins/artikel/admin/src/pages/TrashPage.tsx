@@ -230,7 +230,7 @@ const TrashPage = () => {
                 </Th>
                 <Th>
                   <Typography variant="sigma">
-                    {formatMessage({ id: getTranslation('trash.column.purge'), defaultMessage: 'Purged on' })}
+                    {formatMessage({ id: getTranslation('trash.column.purge'), defaultMessage: 'Purge date' })}
                   </Typography>
                 </Th>
                 <Th>
