@@ -1,13 +1,24 @@
 import type { StrapiApp } from '@strapi/strapi/admin';
+import { Trash } from '@strapi/icons';
 import { PLUGIN_ID } from '../../shared/plugin-id';
 import { RevisionsPanel } from './components/RevisionsPanel';
 import { ViewsPanel } from './components/ViewsPanel';
 import { contentManagerMessages, translateEditViewLayout } from './utils/field-texts';
-import { prefixTranslations } from './utils/get-translation';
+import { getTranslation, prefixTranslations } from './utils/get-translation';
 
 export default {
   register(app: StrapiApp) {
     app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
+
+    // The trash (issue 36): a page of its own, for every editor who may read articles; restoring
+    // and purging are checked by the server against the create and delete permissions.
+    app.addMenuLink({
+      to: `plugins/${PLUGIN_ID}/trash`,
+      icon: Trash,
+      intlLabel: { id: getTranslation('trash.menu'), defaultMessage: 'Trash' },
+      Component: () => import('./pages/TrashPage'),
+      permissions: [{ action: 'plugin::content-manager.explorer.read', subject: 'api::article.article' }],
+    });
   },
   bootstrap(app: StrapiApp) {
     // Views are counted by the public API and kept outside the Article, so the edit view shows

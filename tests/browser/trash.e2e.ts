@@ -1,0 +1,299 @@
+/**
+ * The trash in a real browser (issue 36), against a production build of the whole service: an
+ * article deleted through the API waits in the admin's Trash page, named with the token that
+ * deleted it; an editor restores it and it is served again; another is deleted forever, and the
+ * trash is emptied, each after a confirmation. The steps build on each other and run in order.
+ *
+ * Run with `npx jest --config jest.browser.config.js --runInBand tests/browser/trash.e2e.ts`. The
+ * screenshots are tests/browser/artifacts/trash-*.png (`trash-failed-*.png` when a step failed).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createWorkFolder, startProductionApp, stopAllChildren, type ProductionApp } from './support/app';
+import { PageMonitor } from './support/monitor';
+
+const ARTIFACTS = path.join(__dirname, 'artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-sync',
+];
+/** Copy, `npm run build` (45-80 s measured on 2 busy cores) and start. */
+const SETUP_MS = 20 * 60_000;
+/** Each step takes 3-10 s; the budget is ten times that, so a slow machine is not a failure. */
+const STEP_MS = 120_000;
+
+const EDITOR = { firstname: 'Eda', lastname: 'Editor', email: 'eda@lichtbild.example', password: 'Lichtbild-2026' };
+const TOKEN_NAME = 'n8n';
+
+let folder: string | undefined;
+let app: ProductionApp | undefined;
+let browser: Browser | undefined;
+let page: Page;
+let monitor: PageMonitor;
+/** The editor's admin JWT (from the first-run registration) and the API token's plain key. */
+let jwt = '';
+let token = '';
+
+const baseUrl = () => {
+  if (!app) throw new Error('the service did not start (see beforeAll)');
+  return app.baseUrl;
+};
+
+/** A call from the test process, as a client of the service makes it; the body parsed when it is JSON. */
+async function call(
+  method: string,
+  pathname: string,
+  options: { bearer?: string; body?: object } = {},
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${baseUrl()}${pathname}`, {
+    method,
+    headers: {
+      ...(options.bearer ? { Authorization: `Bearer ${options.bearer}` } : {}),
+      ...(options.body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: options.body ? JSON.stringify(options.body) : undefined,
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) as unknown };
+  } catch {
+    return { status: response.status, body: text };
+  }
+}
+
+/** Posts an article with the token and deletes it again with the token: it is then in the trash. */
+async function postAndDelete(title: string): Promise<string> {
+  const posted = await call('POST', '/api/artikel', {
+    bearer: token,
+    body: { title, category: 'Weddings', content: `${title}: the light, the guests, the rain.` },
+  });
+  expect(posted.status).toBe(201);
+  const { slug } = (posted.body as { data: { slug: string } }).data;
+  expect((await call('DELETE', `/api/artikel/${slug}`, { bearer: token })).status).toBe(204);
+  expect((await call('GET', `/api/artikel/${slug}`)).status).toBe(404);
+  return slug;
+}
+
+/** A screenshot of the page at rest: CSS animations (a dialog fading in, a notice sliding down) shown finished. */
+const screenshot = (name: string) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `trash-${name}.png`), fullPage: true, animations: 'disabled' });
+
+/** Closes the notices a step left open, so the next step's screenshot shows only its own. */
+async function closeNotices(): Promise<void> {
+  const close = page.getByRole('region', { name: /^Notifications/ }).getByRole('button', { name: 'Close' });
+  while ((await close.count()) > 0) {
+    await close.first().click();
+    await page.waitForTimeout(300); // the notice slides out before the next one is found
+  }
+}
+
+/**
+ * Waits for the admin's notice holding `text`; an error notice instead fails with its own text
+ * (the service's message), not a timeout. Leaves the notice open for the screenshot.
+ */
+async function expectNotice(text: string | RegExp): Promise<void> {
+  const region = page.getByRole('region', { name: /^Notifications/ });
+  const success = region.getByRole('status').filter({ hasText: text }).first();
+  const failure = region.getByRole('alert').first();
+  const outcome = await Promise.race([
+    success.waitFor({ timeout: 60_000 }).then(() => 'success' as const),
+    failure.waitFor({ timeout: 60_000 }).then(() => 'failure' as const),
+  ]);
+  if (outcome === 'failure') throw new Error(`expected the notice "${String(text)}", the admin showed "${await failure.innerText()}"`);
+}
+
+const trashRow = (title: string) => page.getByRole('row').filter({ hasText: title });
+
+async function openTrash(): Promise<void> {
+  await page.getByRole('link', { name: 'Trash', exact: true }).click();
+  await page.getByRole('heading', { name: 'Trash', level: 1 }).waitFor();
+}
+
+/**
+ * One step: a test named by the behaviour it shows. Besides its assertions it fails on anything
+ * unexpected in the browser meanwhile (a 5xx, a 4xx, a page or console error); a failed step leaves
+ * a screenshot.
+ */
+function step(name: string, body: () => Promise<void>): void {
+  it(
+    name,
+    async () => {
+      if (!browser || !app) throw new Error('the service or the browser did not start (see beforeAll)');
+      let failure: unknown;
+      try {
+        await body();
+        await page.waitForTimeout(500); // the step's last requests answer before they are judged
+      } catch (error) {
+        failure = error;
+      }
+      const problems = monitor.takeProblems().map((problem) => `- ${problem.kind}: ${problem.text}`);
+      if (failure !== undefined || problems.length > 0) {
+        const file = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50);
+        await page.screenshot({ path: path.join(ARTIFACTS, `trash-failed-${file}.png`), fullPage: true }).catch(() => undefined);
+      }
+      if (failure !== undefined) throw failure;
+      if (problems.length > 0) throw new Error(`Unexpected in the browser during this step:\n${problems.join('\n')}`);
+    },
+    STEP_MS,
+  );
+}
+
+beforeAll(async () => {
+  // Only this file's screenshots: the other browser files keep theirs in the same folder.
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  for (const file of fs.readdirSync(ARTIFACTS)) if (file.startsWith('trash-')) fs.rmSync(path.join(ARTIFACTS, file));
+  folder = createWorkFolder();
+  app = await startProductionApp(folder);
+
+  // The editor and the automation's token exist before the walk, as in a running studio.
+  const registered = await call('POST', '/admin/register-admin', { body: EDITOR });
+  expect(registered.status).toBe(200);
+  jwt = (registered.body as { data: { token: string } }).data.token;
+  const created = await call('POST', '/admin/api-tokens', {
+    bearer: jwt,
+    body: { name: TOKEN_NAME, description: 'Publishes from the booking workflow', type: 'full-access', lifespan: null },
+  });
+  expect(created.status).toBe(201);
+  token = (created.body as { data: { accessKey: string } }).data.accessKey;
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: 'en-US' });
+  context.setDefaultTimeout(30_000);
+  context.setDefaultNavigationTimeout(60_000);
+  page = await context.newPage();
+  monitor = new PageMonitor(app.baseUrl);
+  await monitor.attach(context, page);
+}, SETUP_MS);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await app?.stop().catch(() => undefined);
+  await stopAllChildren();
+  if (folder) {
+    if (fs.existsSync(path.join(folder, 'server.log')))
+      fs.copyFileSync(path.join(folder, 'server.log'), path.join(ARTIFACTS, 'trash-server.log'));
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}, 60_000);
+
+describe('the trash in the admin of a production build', () => {
+  const deleted = { title: 'Rainy wedding at the boathouse', slug: '' };
+
+  step('an editor signs in and chooses English on their profile page', async () => {
+    await page.goto(`${baseUrl()}/admin/auth/login`);
+    await page.locator('input[name="email"]').fill(EDITOR.email);
+    await page.locator('input[name="password"]').fill(EDITOR.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(/\/admin\/?$/);
+    // A new editor's admin speaks Indonesian; the steps below click by English names.
+    await page.goto(`${baseUrl()}/admin/me`);
+    await page.getByRole('combobox', { name: 'Interface language' }).click();
+    await page.getByRole('option', { name: 'English', exact: true }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    // A locator, not waitForFunction: the admin's Content Security Policy refuses evaluated strings.
+    await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
+    await closeNotices();
+    await page.getByRole('button', { name: 'Close the banner.' }).click();
+  });
+
+  step("an article deleted through the API is listed in the Trash page, deleted by the token's name", async () => {
+    deleted.slug = await postAndDelete(deleted.title);
+    await openTrash();
+    const row = trashRow(deleted.title);
+    await row.waitFor();
+    expect(await row.innerText()).toContain(deleted.slug);
+    expect(await row.innerText()).toContain(`by API token ‘${TOKEN_NAME}’`);
+    expect(await row.innerText()).toContain('was published');
+    await screenshot('01-list');
+  });
+
+  step('an editor who restores it gets it back at its public address, with a link to its edit view', async () => {
+    await trashRow(deleted.title).getByRole('button', { name: 'Restore' }).click();
+    await expectNotice(`‘${deleted.title}’ is restored as it was`);
+    await page.getByText('The trash is empty').waitFor();
+    await page.getByRole('link', { name: 'Open the restored article' }).waitFor();
+    await screenshot('02-restored');
+
+    const read = await call('GET', `/api/artikel/${deleted.slug}`);
+    expect(read.status).toBe(200);
+    expect((read.body as { data: { title: string; status: string } }).data).toMatchObject({ title: deleted.title, status: 'published' });
+
+    await page.getByRole('link', { name: 'Open the restored article' }).click();
+    await page.getByRole('heading', { name: deleted.title, level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/\/content-manager\/collection-types\/api::article\.article\/[a-z0-9]+$/);
+    await closeNotices();
+  });
+
+  step('an article an editor deletes forever, after a confirmation, leaves the trash and frees its slug', async () => {
+    const title = 'Test shots of the new backdrop';
+    const slug = await postAndDelete(title);
+    await openTrash();
+    await trashRow(title).getByRole('button', { name: 'Delete forever' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByRole('heading', { name: `Delete ‘${title}’ forever?` }).waitFor();
+    expect(await dialog.innerText()).toContain(slug);
+    await screenshot('03-confirm-delete-forever');
+    await dialog.getByRole('button', { name: 'Delete forever' }).click();
+    await expectNotice(`‘${title}’ is deleted forever`);
+    await page.getByText('The trash is empty').waitFor();
+    await closeNotices();
+
+    // Its slug is free: a new article of the same title takes it again.
+    const again = await call('POST', '/api/artikel', { bearer: token, body: { title, category: 'Weddings', content: 'A second take.' } });
+    expect(again.status).toBe(201);
+    expect((again.body as { data: { slug: string } }).data.slug).toBe(slug);
+  });
+
+  step('an article purged by someone else while the page lists it cannot be restored, and the admin gives the reason', async () => {
+    const title = 'Outtakes from the studio party';
+    await postAndDelete(title);
+    await page.reload();
+    await trashRow(title).waitFor();
+    const listed = (await call('GET', '/artikel/trash', { bearer: jwt })).body as { data: Array<{ document_id: string; title: string }> };
+    const documentId = listed.data.find((entry) => entry.title === title)?.document_id ?? '';
+    expect((await call('DELETE', `/artikel/trash/${documentId}`, { bearer: jwt })).status).toBe(204);
+
+    monitor.expect([
+      {
+        method: 'POST',
+        path: /^\/artikel\/trash\/[^/]+\/restore$/,
+        status: 404,
+        reason: 'the article was purged after the page was loaded',
+      },
+    ]);
+    await trashRow(title).getByRole('button', { name: 'Restore' }).click();
+    const refusal = page.getByRole('region', { name: /^Notifications/ }).getByRole('alert');
+    await refusal.filter({ hasText: `‘${title}’ could not be restored: No article with the id "${documentId}" is in the trash` }).waitFor();
+    // The list is read again after the refusal: the purged article is gone from it.
+    await page.getByText('The trash is empty').waitFor();
+    await screenshot('04-restore-refused');
+    await closeNotices();
+  });
+
+  step('an editor who empties the trash, after a confirmation, deletes every article in it for good', async () => {
+    const titles = ['Engagement walk in the vineyard', 'Family portraits at the lake'];
+    for (const title of titles) await postAndDelete(title);
+    await page.reload();
+    for (const title of titles) await trashRow(title).waitFor();
+    await page.getByRole('button', { name: 'Empty the trash' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByRole('heading', { name: 'Empty the trash?' }).waitFor();
+    expect(await dialog.innerText()).toContain('2 articles are removed for good');
+    await screenshot('05-confirm-empty');
+    await dialog.getByRole('button', { name: 'Empty the trash' }).click();
+    await expectNotice('2 articles deleted forever');
+    await page.getByText('The trash is empty').waitFor();
+    await screenshot('06-emptied');
+
+    const listed = await call('GET', '/artikel/trash', { bearer: jwt });
+    expect(listed).toEqual({ status: 200, body: { data: [] } });
+    expect(await page.getByRole('button', { name: 'Empty the trash' }).isDisabled()).toBe(true);
+  });
+});
