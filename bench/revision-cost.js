@@ -30,11 +30,16 @@ const { CATEGORIES } = require('./lib/vocabulary');
 
 const REVISIONS_PER_ARTICLE = 10;
 
-/** Published slugs of the seeded articles, newest first. */
+/**
+ * Published slugs of the seeded articles, newest first.
+ * @returns {string[]}
+ */
 function publishedSlugs(file, count) {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare('SELECT slug FROM articles WHERE published_at IS NOT NULL ORDER BY id DESC LIMIT ?').pluck().all(count);
+    return /** @type {string[]} */ (
+      db.prepare('SELECT slug FROM articles WHERE published_at IS NOT NULL ORDER BY id DESC LIMIT ?').pluck().all(count)
+    );
   } finally {
     db.close();
   }
@@ -55,7 +60,7 @@ async function timed(count, concurrency, send) {
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { perSecond: count / ((performance.now() - started) / 1000), p50Ms: percentile(latencies, 50) };
+  return { perSecond: count / ((performance.now() - started) / 1000), p50Ms: Number(percentile(latencies, 50)) };
 }
 
 async function expectStatus(response, status) {
@@ -69,7 +74,8 @@ function tableBytes(file, table) {
   try {
     const names = [table, ...db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(table)];
     const bytes = names.reduce(
-      (sum, name) => sum + /** @type {number} */ (db.prepare('SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = ?').pluck().get(name)),
+      (sum, name) =>
+        sum + /** @type {number} */ (db.prepare('SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = ?').pluck().get(name)),
       0,
     );
     const rows = /** @type {number} */ (db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
@@ -103,13 +109,18 @@ async function main() {
       const copy = privateCopy(seedInfo.database, `revision-cost-${kind.name}`);
       const token = createToken(copy.store, ['create', 'update']);
       const slugs = publishedSlugs(copy.store.file, needed);
-      const server = await startApp({ store: copy.store, name: `revision-cost-${kind.name}`, extra: { ARTIKEL_RATE_LIMIT: '0', ...kind.extra } });
+      const server = await startApp({
+        store: copy.store,
+        name: `revision-cost-${kind.name}`,
+        extra: { ARTIKEL_RATE_LIMIT: '0', ...kind.extra },
+      });
       servers.push({ ...kind, copy, token, slugs, server, base: `http://127.0.0.1:${server.port}`, edited: 0, created: 0 });
     }
 
     // 1. Write cost, interleaved.
     /** @type {Record<string, { patch: number[], post: number[], patchP50: number[], postP50: number[] }>} */
     const figures = Object.fromEntries(kinds.map((kind) => [kind.name, { patch: [], post: [], patchP50: [], postP50: [] }]));
+    /** @type {{ patch: number[], post: number[] }} */
     const ratios = { patch: [], post: [] };
     for (let round = 0; round < options.rounds; round += 1) {
       const order = round % 2 === 0 ? servers : [...servers].reverse();
@@ -166,7 +177,9 @@ async function main() {
       patchCostRatio: median(ratios.patch),
       postCostRatio: median(ratios.post),
     };
-    say(`[revision-cost] a PATCH with its revision costs ${cost.patchCostRatio.toFixed(3)}×, a POST ${cost.postCostRatio.toFixed(3)}× (median of ${options.rounds} rounds)`);
+    say(
+      `[revision-cost] a PATCH with its revision costs ${cost.patchCostRatio.toFixed(3)}×, a POST ${cost.postCostRatio.toFixed(3)}× (median of ${options.rounds} rounds)`,
+    );
 
     // 2. Storage: 10 revisions each for some seeded articles, on the server that keeps them.
     const keeping = servers[0];
@@ -197,7 +210,17 @@ async function main() {
       `[revision-cost] storage: ${table.rows} revisions in ${(table.bytes / 1e6).toFixed(1)} MB, ${storage.bytesPerRevision} bytes each: ${storage.at10000x10Mb} MB at 10,000 articles × 10 revisions`,
     );
 
-    const results = { kind: 'revision-cost', createdAt, options, machine: machine(), app: gitState(), build: buildInfo, seed: seedInfo, cost, storage };
+    const results = {
+      kind: 'revision-cost',
+      createdAt,
+      options,
+      machine: machine(),
+      app: gitState(),
+      build: buildInfo,
+      seed: seedInfo,
+      cost,
+      storage,
+    };
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const file = path.join(RESULTS_DIR, `latest-revision-cost-${options.articles}.json`);
     fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

@@ -37,7 +37,11 @@ describe('a crash in the middle of writes', () => {
     service = await startServiceProcess(databaseFile, { ARTIKEL_RATE_LIMIT: '0' });
     const slugs: string[] = [];
     for (let index = 0; index < ARTICLES; index += 1) {
-      const created = await request(service, 'POST', '/api/artikel', { title: `Crash harbour ${index}`, category: 'Crash tests', content: 'Version 0.' });
+      const created = await request(service, 'POST', '/api/artikel', {
+        title: `Crash harbour ${index}`,
+        category: 'Crash tests',
+        content: 'Version 0.',
+      });
       expect(created.status).toBe(201);
       slugs.push(String(created.body?.data.slug));
     }
