@@ -70,3 +70,15 @@ describe('list cursors', () => {
     expect(queryKeyOf([['wedding'], 'studio', null, 10])).not.toBe(cursor.queryKey);
   });
 });
+
+describe('list cursor positions', () => {
+  it('are times from 1970 to the end of the year 9999: a later one, though signed, is not one this service issued', () => {
+    const at = (publishedMs: number, createdMs = 0) =>
+      encodeCursor({ ...cursor, position: { ...cursor.position, publishedMs, createdMs } }, key);
+    const lastInstant = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    expect(decodeCursor(at(lastInstant, lastInstant), [key], NOW)).not.toBe('not-issued');
+    expect(decodeCursor(at(lastInstant + 1), [key], NOW)).toBe('not-issued');
+    expect(decodeCursor(at(0, lastInstant + 1), [key], NOW)).toBe('not-issued');
+    expect(decodeCursor(at(Number.MAX_SAFE_INTEGER), [key], NOW)).toBe('not-issued');
+  });
+});

@@ -69,12 +69,17 @@ export function encodeCursor(cursor: ListCursor, key: Buffer): string {
 const isWholeNumber = (value: unknown, minimum: number): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= minimum;
 
+// The last instant of the year 9999: every article's time lies before it, and both stores take it
+// (a later one is no JavaScript date, or no four-digit ISO year PostgreSQL would parse).
+const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const isInstant = (value: unknown): value is number => isWholeNumber(value, 0) && value <= LAST_INSTANT_MS;
+
 /** The fields of a signed payload, or null when it is not one this code writes. */
 function cursorOf(fields: unknown): ListCursor | null {
   if (!Array.isArray(fields) || fields.length !== 8) return null;
   const [version, direction, publishedMs, createdMs, documentId, page, queryKey, expires] = fields as unknown[];
   if (version !== VERSION || (direction !== 'a' && direction !== 'b')) return null;
-  if (!isWholeNumber(publishedMs, 0) || !isWholeNumber(createdMs, 0) || !isWholeNumber(page, 1) || !isWholeNumber(expires, 0)) return null;
+  if (!isInstant(publishedMs) || !isInstant(createdMs) || !isWholeNumber(page, 1) || !isWholeNumber(expires, 0)) return null;
   if (typeof documentId !== 'string' || !DOCUMENT_ID.test(documentId) || typeof queryKey !== 'string') return null;
   return { direction: direction === 'a' ? 'after' : 'before', position: { publishedMs, createdMs, documentId }, page, queryKey, expires };
 }
