@@ -98,6 +98,11 @@ export function revisions(strapi: Core.Strapi) {
       return row === undefined ? null : { id: Number(row.id), number: Number(row.number), snapshot: parseSnapshot(row.snapshot) };
     },
 
+    /** Whether an article has any revision. */
+    async exists(documentId: string): Promise<boolean> {
+      return (await table().select('id').where('article_document_id', documentId).first()) !== undefined;
+    },
+
     /** Adds a revision; returns its row id. */
     async insert(revision: NewRevision): Promise<number> {
       const at = now();

@@ -246,7 +246,9 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
         const stored = await locate(slug, mode.ifMatch);
         const { documentId } = stored;
         const revisions = getService(strapi, 'revisions');
-        const [wanted, now] = await Promise.all([revisions.snapshot(documentId, number), revisions.current(documentId)]);
+        // One after the other: a transaction is one connection, which takes one query at a time.
+        const wanted = await revisions.snapshot(documentId, number);
+        const now = await revisions.current(documentId);
         if (wanted === null)
           throw new errors.NotFoundError(
             `The article has no revision ${number}: GET /api/artikel/${encodeURIComponent(stored.slug ?? slug)}/revisions lists those kept`,

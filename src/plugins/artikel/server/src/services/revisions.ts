@@ -1,5 +1,4 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID } from '../constants';
 import {
   actionOf,
   type ArticleSnapshot,
@@ -13,21 +12,12 @@ import {
 import { getConfig, getService } from '../infrastructure/get-service';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { currentActor, currentRequest, writeOrigin } from '../infrastructure/write-origin';
+import { articleSnapshot } from '../repositories/article-snapshots';
 import { type Revision, type RevisionEntry, revisions as revisionRows } from '../repositories/revisions';
-import { toIsoString } from '../utils/dates';
 
 /** Revisions removed per statement by the background pruning, so that no look holds the database long. */
 const PRUNE_BATCH = 200;
 const DAY_MS = 86_400_000;
-
-interface StoredDraft {
-  publish_at?: unknown;
-  generated_fields?: unknown;
-  category?: { name?: unknown; slug?: unknown } | null;
-  cover?: { id?: unknown } | null;
-  gallery?: Array<{ id?: unknown }> | null;
-  [field: string]: unknown;
-}
 
 /** The revision one request made of one article, which the request's further writes of it bring up to date. */
 interface OpenRevision {
@@ -35,9 +25,6 @@ interface OpenRevision {
   number: number;
   previous: ArticleSnapshot | null;
 }
-
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const fileId = (file: { id?: unknown } | null | undefined): number | null => (typeof file?.id === 'number' ? file.id : null);
 
 /** A revision with what it changed in the title, summary and content, for a reader comparing versions. */
 export interface RevisionDetail extends Revision {
@@ -58,33 +45,7 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const openRevisions = new WeakMap<object, Map<string, OpenRevision>>();
   let pruneTimer: NodeJS.Timeout | null = null;
 
-  /** The article as it stands in this transaction: its draft (the newest text) and whether it is live. */
-  const snapshotOf = async (documentId: string): Promise<ArticleSnapshot | null> => {
-    const documents = strapi.documents(ARTICLE_UID);
-    const draft = (await documents.findOne({
-      documentId,
-      status: 'draft',
-      populate: { category: { fields: ['name', 'slug'] }, cover: { fields: ['id'] }, gallery: { fields: ['id'] } },
-    })) as StoredDraft | null;
-    if (draft === null) return null;
-    const published = await documents.findOne({ documentId, status: 'published', fields: ['id'] });
-    const publishAt = toIsoString(draft.publish_at);
-    const category = draft.category;
-    return {
-      fields: Object.fromEntries(REVISION_TEXT_FIELDS.map((field) => [field, text(draft[field])])) as ArticleSnapshot['fields'],
-      category:
-        category && typeof category.name === 'string' && typeof category.slug === 'string'
-          ? { name: category.name, slug: category.slug }
-          : null,
-      cover: fileId(draft.cover),
-      gallery: (draft.gallery ?? []).map(fileId).filter((id): id is number => id !== null),
-      status: published ? 'published' : publishAt !== null ? 'scheduled' : 'draft',
-      publish_at: publishAt,
-      generated: Array.isArray(draft.generated_fields)
-        ? draft.generated_fields.filter((field): field is string => typeof field === 'string')
-        : [],
-    };
-  };
+  const snapshotOf = (documentId: string): Promise<ArticleSnapshot | null> => articleSnapshot(strapi, documentId);
 
   /** The revisions this request keeps open, by article; scripts outside any request keep one per write. */
   const openIn = (): Map<string, OpenRevision> | null => {
@@ -106,8 +67,10 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async beforeWrite(documentId: string): Promise<void> {
       if (getConfig(strapi, 'revisionsKeep') === 0) return;
+      // This request keeps a revision of it already (the same lock, the same baseline question).
+      if (openIn()?.has(documentId)) return;
       await lockUntilCommit(strapi, `article:${documentId}`);
-      if ((await rows().latest(documentId)) !== null) return;
+      if (await rows().exists(documentId)) return;
       const snapshot = await snapshotOf(documentId);
       if (snapshot === null) return;
       const actor: RevisionActor = { kind: 'system', id: null, name: null };
