@@ -3,14 +3,17 @@
 
 // What keeping revisions costs a write, and what they cost in storage (issue 36).
 //
-//   node bench/revision-cost.js [--articles 10000] [--rounds 7] [--per-round 30] [--concurrency 4] [--storage-articles 200] [--skip-build]
+//   node bench/revision-cost.js [--articles 10000] [--rounds 7] [--per-round 30] [--concurrency 4] [--storage-articles 200] [--first-writes] [--skip-build]
 //
 // 1. Write cost: two servers of the same build run side by side on private copies of the seeded
 //    file, one keeping revisions (the default) and one with ARTIKEL_REVISIONS_KEEP=0. In each round
 //    each server gets --per-round PATCHes (a new summary and tags of a seeded published article,
 //    published again) and as many POSTs, --concurrency at once, the servers' order turned each
 //    round, so both are measured within the same seconds of this shared machine. A figure is the
-//    median of the rounds; the ratio is the median of the rounds' own ratios.
+//    median of the rounds; the ratio is the median of the rounds' own ratios. The articles a PATCH
+//    edits have a revision already (an unmeasured PATCH each first), as every article written since
+//    revisions exist has; --first-writes measures the first write of an article that has none,
+//    which keeps its version before the write as a baseline too.
 // 2. Storage: --storage-articles seeded articles get 10 PATCHes each on the server that keeps
 //    revisions; the revision table's bytes (SQLite's dbstat, table and indexes) over its rows give
 //    the bytes per revision, and from it the size at 10,000 articles × 10 revisions.
@@ -92,6 +95,7 @@ async function main() {
     perRound: 30,
     concurrency: 4,
     storageArticles: 200,
+    firstWrites: false,
     skipBuild: false,
   });
   const createdAt = new Date().toISOString();
@@ -115,6 +119,26 @@ async function main() {
         extra: { ARTIKEL_RATE_LIMIT: '0', ...kind.extra },
       });
       servers.push({ ...kind, copy, token, slugs, server, base: `http://127.0.0.1:${server.port}`, edited: 0, created: 0 });
+    }
+
+    // Every article a PATCH edits gets one revision first, unmeasured: the seeded articles have none,
+    // and the first write of such an article keeps its current version as a baseline too (reported
+    // apart: --first-writes measures that case instead).
+    if (!options.firstWrites) {
+      for (const server of servers) {
+        const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${server.token}` };
+        const slugs = server.slugs.slice(0, options.rounds * options.perRound);
+        await timed(slugs.length, options.concurrency, async (n) => {
+          await expectStatus(
+            await fetch(`${server.base}/api/artikel/${encodeURIComponent(slugs[n])}`, {
+              method: 'PATCH',
+              headers,
+              body: JSON.stringify({ meta_keywords: 'revision cost, warm-up' }),
+            }),
+            200,
+          );
+        });
+      }
     }
 
     // 1. Write cost, interleaved.

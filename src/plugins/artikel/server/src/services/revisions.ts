@@ -24,6 +24,8 @@ interface OpenRevision {
   id: number;
   number: number;
   previous: ArticleSnapshot | null;
+  /** What the revision holds now. */
+  kept: ArticleSnapshot;
 }
 
 /** A revision with what it changed in the title, summary and content, for a reader comparing versions. */
@@ -94,9 +96,12 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const open = openIn();
       const kept = open?.get(documentId);
       if (kept !== undefined) {
+        // A further action that changed nothing the revision holds (the publish after a PATCH's update of a live article).
+        if (sameSnapshot(kept.kept, snapshot)) return;
         const changed = changedFields(kept.previous, snapshot);
         const action = actionOf(changed, { first: kept.previous === null, restored: restoredFrom !== null }, snapshot.status);
         await rows().replace(kept.id, { action, changed, snapshot });
+        open?.set(documentId, { ...kept, kept: snapshot });
         return;
       }
       const latest = await rows().latest(documentId);
@@ -106,7 +111,7 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const number = (latest?.number ?? 0) + 1;
       const action = actionOf(changed, { first: latest === null, restored: restoredFrom !== null }, snapshot.status);
       const id = await rows().insert({ documentId, number, action, actor: await currentActor(strapi), restoredFrom, changed, snapshot });
-      open?.set(documentId, { id, number, previous: latest?.snapshot ?? null });
+      open?.set(documentId, { id, number, previous: latest?.snapshot ?? null, kept: snapshot });
       await rows().keepNewest(documentId, number, getConfig(strapi, 'revisionsKeep'));
     },
 
