@@ -71,6 +71,14 @@ beforeAll(async () => {
   // The administrator and the API token exist before the browser comes: they are the scenario's setting, not its subject.
   const registered = await call('/admin/register-admin', { method: 'POST', json: ADMIN });
   const jwt = (registered.body.data as { token: string }).token;
+  // A new administrator's admin speaks Indonesian (ADMIN_DEFAULT_LOCALE); this walk reads English
+  // names, so the editor's profile says English, as the profile page would save it.
+  const english = await call('/admin/users/me', {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${jwt}` },
+    json: { preferedLanguage: 'en' },
+  });
+  expect(english.status).toBe(200);
   const created = await call('/admin/api-tokens', {
     method: 'POST',
     headers: { Authorization: `Bearer ${jwt}` },
