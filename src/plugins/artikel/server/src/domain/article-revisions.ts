@@ -1,7 +1,7 @@
 import { diffWords } from 'diff';
 
-/** The text fields of an article an editor or a client sets, kept in every revision. */
-export const REVISION_TEXT_FIELDS = [
+/** The text fields of an article an editor or a client sets (a write's fields, kept in every revision). */
+export const ARTICLE_TEXT_FIELDS = [
   'title',
   'slug',
   'summary',
@@ -13,7 +13,7 @@ export const REVISION_TEXT_FIELDS = [
   'meta_description',
   'meta_keywords',
 ] as const;
-export type RevisionTextField = (typeof REVISION_TEXT_FIELDS)[number];
+export type ArticleTextField = (typeof ARTICLE_TEXT_FIELDS)[number];
 
 export type RevisionStatus = 'published' | 'draft' | 'scheduled';
 
@@ -22,7 +22,7 @@ export type RevisionStatus = 'published' | 'draft' | 'scheduled';
  * which defaults were generated (so a restore lets them follow their source again).
  */
 export interface ArticleSnapshot {
-  fields: Record<RevisionTextField, string | null>;
+  fields: Record<ArticleTextField, string | null>;
   category: { name: string; slug: string } | null;
   /** The Media Library's file ids of the cover and the gallery, in order. */
   cover: number | null;
@@ -62,7 +62,7 @@ export function actionOf(
 }
 
 /** The fields of a snapshot a reader compares, in the order they are listed. */
-export const COMPARED_FIELDS = [...REVISION_TEXT_FIELDS, 'category', 'cover', 'gallery', 'status', 'publish_at'] as const;
+export const COMPARED_FIELDS = [...ARTICLE_TEXT_FIELDS, 'category', 'cover', 'gallery', 'status', 'publish_at'] as const;
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 
 function comparable(snapshot: ArticleSnapshot, field: ComparedField): string {
@@ -154,7 +154,7 @@ export function parseSnapshot(stored: unknown): ArticleSnapshot {
   const category = isRecord(record.category) ? record.category : null;
   const status = record.status === 'published' || record.status === 'scheduled' ? record.status : 'draft';
   return {
-    fields: Object.fromEntries(REVISION_TEXT_FIELDS.map((field) => [field, stringOrNull(fields[field])])) as ArticleSnapshot['fields'],
+    fields: Object.fromEntries(ARTICLE_TEXT_FIELDS.map((field) => [field, stringOrNull(fields[field])])) as ArticleSnapshot['fields'],
     category:
       category && typeof category.name === 'string' && typeof category.slug === 'string'
         ? { name: category.name, slug: category.slug }

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID, TABLES } from '../constants';
-import { type ArticleSnapshot, REVISION_TEXT_FIELDS } from '../domain/article-revisions';
+import { type ArticleSnapshot, ARTICLE_TEXT_FIELDS } from '../domain/article-revisions';
 import { database } from '../infrastructure/transactions';
 import { toIsoString } from '../utils/dates';
 
@@ -44,7 +44,7 @@ export async function articleSnapshot(strapi: Core.Strapi, documentId: string): 
       'a.id',
       'a.publish_at',
       'a.generated_fields',
-      ...REVISION_TEXT_FIELDS.map((field) => `a.${field}`),
+      ...ARTICLE_TEXT_FIELDS.map((field) => `a.${field}`),
       'c.name as category_name',
       'c.slug as category_slug',
       knex(`${TABLES.articles} as p`).count('*').where('p.document_id', documentId).whereNotNull('p.published_at').as('published_rows'),
@@ -60,7 +60,7 @@ export async function articleSnapshot(strapi: Core.Strapi, documentId: string): 
     .orderBy('order')) as Array<{ file_id: number | string; field: string }>;
   const publishAt = toIsoString(draft.publish_at);
   return {
-    fields: Object.fromEntries(REVISION_TEXT_FIELDS.map((field) => [field, text(draft[field])])) as ArticleSnapshot['fields'],
+    fields: Object.fromEntries(ARTICLE_TEXT_FIELDS.map((field) => [field, text(draft[field])])) as ArticleSnapshot['fields'],
     category:
       draft.category_name !== null && draft.category_slug !== null ? { name: draft.category_name, slug: draft.category_slug } : null,
     cover: photos.filter((photo) => photo.field === 'cover').map((photo) => Number(photo.file_id))[0] ?? null,

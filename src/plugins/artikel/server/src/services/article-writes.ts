@@ -21,25 +21,10 @@ import { fieldError, validationError } from '../validation/validate';
 import type { KeyedRequest, PostAnswer } from './idempotency';
 import { quotedText } from '../utils/quoted-text';
 import { withWriteOrigin } from '../infrastructure/write-origin';
-import { sameText } from '../domain/article-revisions';
+import { ARTICLE_TEXT_FIELDS, type ArticleTextField, sameText } from '../domain/article-revisions';
 
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.
 const MAX_SLUG_ATTEMPTS = 25;
-
-/** The text fields a write may set, as they are stored. */
-const TEXT_FIELDS = [
-  'title',
-  'content',
-  'summary',
-  'slug',
-  'tags',
-  'cover_image_url',
-  'author',
-  'meta_title',
-  'meta_description',
-  'meta_keywords',
-] as const;
-type TextField = (typeof TEXT_FIELDS)[number];
 
 /** Thrown inside a dry run's transaction to roll it back, carrying the answer it would have given. */
 class DryRunOutcome extends Error {
@@ -92,7 +77,7 @@ const sameInstant = (a: unknown, b: unknown): boolean => {
 };
 
 /** Whether sending `value` for `field` would change what is stored. */
-function changes(field: TextField, value: string, stored: StoredArticle): boolean {
+function changes(field: ArticleTextField, value: string, stored: StoredArticle): boolean {
   const current = typeof stored[field] === 'string' ? (stored[field] as string) : '';
   if (field === 'slug') return normalizeSlug(value) !== current;
   if (field === 'tags') return formatTags(parseTags(value)) !== formatTags(parseTags(current));
@@ -216,7 +201,7 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
       const target: WriteStatus = input.status ?? current;
 
       const data: Record<string, unknown> = {};
-      for (const field of TEXT_FIELDS) {
+      for (const field of ARTICLE_TEXT_FIELDS) {
         const value = input[field];
         // "" clears an optional field; the rules then give a defaulted one its default again.
         if (value !== undefined && changes(field, value, stored)) data[field] = value === '' ? null : value;

@@ -3,7 +3,7 @@ import {
   actionOf,
   type ArticleSnapshot,
   changedFields,
-  REVISION_TEXT_FIELDS,
+  ARTICLE_TEXT_FIELDS,
   type RevisionActor,
   sameSnapshot,
   type TextChange,
@@ -143,7 +143,7 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async writeDataOf(snapshot: ArticleSnapshot, { slug }: { slug: boolean }): Promise<Record<string, unknown>> {
       const data: Record<string, unknown> = {};
-      for (const field of REVISION_TEXT_FIELDS) {
+      for (const field of ARTICLE_TEXT_FIELDS) {
         if (field !== 'slug' || slug) data[field] = snapshot.generated.includes(field) ? null : snapshot.fields[field];
       }
       if (snapshot.category !== null)
