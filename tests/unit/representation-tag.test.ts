@@ -1,4 +1,5 @@
 import { representationTag } from '../../src/plugins/artikel/server/src/presenters/representation-tag';
+import { ifNoneMatchHolds } from '../../src/plugins/artikel/server/src/utils/entity-tags';
 
 const tagOf = (body: unknown): string => representationTag(JSON.stringify(body), 'json');
 
@@ -32,5 +33,20 @@ describe('representationTag', () => {
 
   it('is a strong tag: a quoted string without W/', () => {
     expect(tagOf({ data: [] })).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+});
+
+describe('If-None-Match', () => {
+  it('holds the tag by weak comparison, or *, and nothing when malformed or absent', () => {
+    expect(ifNoneMatchHolds('"abc"', '"abc"')).toBe(true);
+    expect(ifNoneMatchHolds('W/"abc"', '"abc"')).toBe(true);
+    expect(ifNoneMatchHolds('"x", W/"abc"', '"abc"')).toBe(true);
+    expect(ifNoneMatchHolds(['"x"', '"abc"'], '"abc"')).toBe(true);
+    expect(ifNoneMatchHolds('*', '"abc"')).toBe(true);
+    expect(ifNoneMatchHolds('"abd"', '"abc"')).toBe(false);
+    expect(ifNoneMatchHolds('abc', '"abc"')).toBe(false);
+    expect(ifNoneMatchHolds('"abc', '"abc"')).toBe(false);
+    expect(ifNoneMatchHolds(undefined, '"abc"')).toBe(false);
+    expect(ifNoneMatchHolds(`${'"a", '.repeat(5000)}"abc"`, '"abc"')).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { getConfig, getService } from '../infrastructure/get-service';
 import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
 import { validateNoBody, validateRevisionPath } from '../validation/revisions';
 import { linkHeader, pagingLinks, withSingleParameters } from '../presenters/links';
+import { ifNoneMatchHolds } from '../utils/entity-tags';
 import { requestFingerprint } from '../utils/request-fingerprint';
 import { tokenKey } from '../utils/token-key';
 import { validateCreateArticle } from '../validation/create-article';
@@ -50,8 +51,6 @@ interface Context {
   vary: (header: string) => void;
   accepts: (...types: string[]) => string | false;
   acceptsEncodings: (...encodings: string[]) => string | false;
-  /** Whether the request's If-None-Match holds the ETag already set (Koa's check). */
-  fresh: boolean;
   /** false: koa-compress leaves the body as it is (it is compressed already). */
   compress?: boolean;
 }
@@ -278,9 +277,8 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.set('Cache-Control', SCRIPT_CACHE_CONTROL);
     ctx.set('ETag', script.etag);
     ctx.compress = false;
-    // Koa judges freshness only of a 2xx or 304 answer.
     ctx.status = 200;
-    if (ctx.fresh) {
+    if (ifNoneMatchHolds(ctx.request.headers['if-none-match'], script.etag)) {
       ctx.status = 304;
       return;
     }

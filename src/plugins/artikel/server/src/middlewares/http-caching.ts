@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { articleTag, representationTag } from '../presenters/representation-tag';
 import { getConfig } from '../infrastructure/get-service';
+import { ifNoneMatchHolds } from '../utils/entity-tags';
 
 /** How a route's answers may be kept: `shared` (lists, categories, latest) or `revalidate` (an article: each view must reach the service). */
 export interface HttpCachingConfig {
@@ -38,10 +39,12 @@ const httpCaching = (config: HttpCachingConfig, { strapi }: { strapi: Core.Strap
     if (typeof ctx.body !== 'string') return;
     // An article's answer is tagged with its version too, which If-Match on its writes compares.
     const version = (ctx.state as { articleVersion?: string }).articleVersion;
-    ctx.set('ETag', json && version !== undefined ? articleTag(version, ctx.body) : representationTag(ctx.body, json ? 'json' : 'text'));
+    const etag = json && version !== undefined ? articleTag(version, ctx.body) : representationTag(ctx.body, json ? 'json' : 'text');
+    ctx.set('ETag', etag);
     ctx.set('Cache-Control', cacheControl);
-    // Koa's freshness check: If-None-Match against the ETag just set (weak comparison, as RFC 9110 asks of GET).
-    if (ctx.fresh) {
+    // Not Koa's ctx.fresh, which answers 200 whenever the request says Cache-Control: no-cache (as
+    // fetch() does on every conditional request): see ifNoneMatchHolds.
+    if (ifNoneMatchHolds(ctx.get('If-None-Match') || undefined, etag)) {
       ctx.status = 304;
       ctx.body = null;
     }
