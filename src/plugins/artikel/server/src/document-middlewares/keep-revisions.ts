@@ -14,10 +14,10 @@ export const keepRevisions =
   async (context, next) => {
     const write = documentWrite(context);
     if (write === null || write.uid !== ARTICLE_UID) return next();
-    const revisions = getService(strapi, 'revisions');
-    const { documentId } = write.params;
     // A deleted article's revisions wait in the trash with it (see move-to-trash.ts).
     if (write.action === 'delete') return next();
+    const revisions = getService(strapi, 'revisions');
+    const { documentId } = write.params;
     if (documentId !== undefined) await revisions.beforeWrite(documentId);
     const result = await next();
     const written = writtenDocumentId(write, result);

@@ -115,11 +115,6 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       await rows().keepNewest(documentId, number, getConfig(strapi, 'revisionsKeep'));
     },
 
-    /** A deleted article's revisions go with it. */
-    async forget(documentId: string): Promise<void> {
-      await rows().forgetDocument(documentId);
-    },
-
     /** An article's revisions, newest first. */
     list(documentId: string): Promise<RevisionEntry[]> {
       return rows().list(documentId);
