@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { explainEditViews } from './content-manager/edit-view';
 import { getService } from './infrastructure/get-service';
 import { registerArtikelTools } from './mcp/register-tools';
+import { renderUploadedPhotos } from './upload-hooks';
 
 const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   // Before the MCP server starts, which the app's bootstrap follows.
@@ -16,6 +17,7 @@ const bootstrap = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'idempotency').start();
   getService(strapi, 'revisions').startPruning();
   getService(strapi, 'trash').startPurging();
+  renderUploadedPhotos(strapi);
   // Last: publishing what came due while the service was down needs the tables, indexes and caches above.
   await getService(strapi, 'scheduled-publishing').start();
 };

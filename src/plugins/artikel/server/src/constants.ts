@@ -3,6 +3,17 @@ export const ARTICLE_UID = 'api::article.article';
 export const CATEGORY_UID = 'api::category.category';
 export const VIEW_COUNT_UID = 'plugin::artikel.view-count';
 export const REVISION_UID = 'plugin::artikel.revision';
+export const UPLOAD_FILE_UID = 'plugin::upload.file';
+
+/**
+ * The fields this plugin adds to the Media Library's files (see content-types/photo-file-fields.ts):
+ * a photo's BlurHash, dominant colour and camera data.
+ */
+export const PHOTO_FILE_FIELDS = {
+  placeholder: 'artikel_placeholder',
+  color: 'artikel_color',
+  exif: 'artikel_exif',
+} as const;
 
 /**
  * Tables the raw queries read. Strapi names the link and media tables after the schema, and the

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { closeReadDatabase } from './infrastructure/transactions';
 import { getService } from './infrastructure/get-service';
 import { closeTextWork } from './infrastructure/text-work';
+import { endExifTool } from './infrastructure/exiftool';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'scheduled-publishing').stop();
@@ -13,7 +14,9 @@ const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   getService(strapi, 'trash').stopPurging();
   await getService(strapi, 'article-views').stop();
   await closeReadDatabase(strapi);
+  await getService(strapi, 'photo-renditions').stop();
   await closeTextWork();
+  await endExifTool();
 };
 
 export default destroy;

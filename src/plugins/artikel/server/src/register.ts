@@ -3,12 +3,12 @@ import { defaultAdminLanguage } from './admin-users/default-language';
 import { reserveRouteSlugsInContentManager } from './content-manager/reserved-slugs';
 import { registerDocumentMiddlewares } from './document-middlewares';
 import { insidePipeline } from './infrastructure/pipeline-scope';
-import { ARTICLE_UID, CATEGORY_UID, VIEW_COUNT_UID } from './constants';
+import { ARTICLE_UID, CATEGORY_UID, UPLOAD_FILE_UID, VIEW_COUNT_UID } from './constants';
 import { keepSqlOutOfErrors } from './infrastructure/database-errors';
 import { getService } from './infrastructure/get-service';
 import { extendStrapiMiddlewares } from './strapi-middlewares';
-
-const UPLOAD_FILE_UID = 'plugin::upload.file';
+import { addPhotoFileFields } from './content-types/photo-file-fields';
+import { registerUploadHooks } from './upload-hooks';
 
 const register = ({ strapi }: { strapi: Core.Strapi }) => {
   keepSqlOutOfErrors(strapi.db.connection);
@@ -16,6 +16,8 @@ const register = ({ strapi }: { strapi: Core.Strapi }) => {
   extendStrapiMiddlewares(strapi);
   reserveRouteSlugsInContentManager(strapi);
   defaultAdminLanguage(strapi);
+  addPhotoFileFields(strapi);
+  registerUploadHooks(strapi);
 
   // Cover and gallery URLs, alt texts and captions come from the Media Library, whose files are
   // written without the Document Service.

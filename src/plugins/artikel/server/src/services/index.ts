@@ -10,6 +10,7 @@ import feeds from './feeds';
 import listCursors from './list-cursors';
 import idempotency from './idempotency';
 import outsideWrites from './outside-writes';
+import photoRenditions from './photo-renditions';
 import pluginTables from './plugin-tables';
 import preview from './preview';
 import publication from './publication';
@@ -34,6 +35,7 @@ export default {
   idempotency,
   'list-cursors': listCursors,
   'outside-writes': outsideWrites,
+  'photo-renditions': photoRenditions,
   'plugin-tables': pluginTables,
   preview,
   publication,

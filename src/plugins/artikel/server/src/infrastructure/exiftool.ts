@@ -1,0 +1,62 @@
+import { ExifTool, type Tags } from 'exiftool-vendored';
+
+/**
+ * The one ExifTool process of this service (started on first use, kept open, ended at stop).
+ * ExifTool runs in a child process, so reading and rewriting a photo's metadata never holds the
+ * event loop; it is also the one tool that rewrites metadata of JPEG, PNG, WebP, TIFF, HEIC and
+ * AVIF files without decoding their pixels, which keeps a photographer's original untouched.
+ */
+let exiftool: ExifTool | null = null;
+
+const TASK_TIMEOUT_MS = 60_000;
+
+function tool(): ExifTool {
+  exiftool ??= new ExifTool({
+    maxProcs: 1,
+    taskTimeoutMillis: TASK_TIMEOUT_MS,
+    // The time a photo was taken is shown as the camera wrote it: no zone guessed from its GPS position.
+    inferTimezoneFromDatestamps: false,
+    geolocation: false,
+  });
+  return exiftool;
+}
+
+/**
+ * What a photo may keep in its file once stored: what photographers show (camera, lens, exposure,
+ * when), their credit, and what its pixels need to look right (orientation, colour profile).
+ * Everything else goes: GPS in any form (EXIF, XMP, IPTC), serial numbers, owner names, maker notes.
+ */
+const KEPT_TAGS = [
+  'ICC_Profile',
+  'Orientation',
+  'ColorSpace',
+  'Make',
+  'Model',
+  'LensMake',
+  'LensModel',
+  'FocalLength',
+  'FNumber',
+  'ExposureTime',
+  'ISO',
+  'DateTimeOriginal',
+  'OffsetTimeOriginal',
+  'Artist',
+  'Copyright',
+] as const;
+
+/** Every metadata tag of the file at `path`. */
+export function readTags(path: string): Promise<Tags> {
+  return tool().read(path, { ignoreMinorErrors: true });
+}
+
+/** Rewrites the file at `path` in place with only the public tags kept; its image data is not touched. */
+export async function keepOnlyPublicTags(path: string): Promise<void> {
+  await tool().write(path, {}, { writeArgs: ['-all=', ...KEPT_TAGS.map((tag) => `-${tag}<${tag}`), '-overwrite_original'] });
+}
+
+/** Ends the ExifTool process, if one was started. */
+export async function endExifTool(): Promise<void> {
+  const running = exiftool;
+  exiftool = null;
+  await running?.end();
+}

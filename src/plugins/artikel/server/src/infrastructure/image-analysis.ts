@@ -1,0 +1,63 @@
+import { encode } from 'blurhash';
+import sharp from 'sharp';
+
+/** What a page shows while a photo loads: its BlurHash and its dominant colour. */
+export interface PhotoLook {
+  placeholder: string | null;
+  color: string | null;
+}
+
+/** Pixels a placeholder is computed from: a BlurHash of a few components needs no more. */
+const SAMPLE_SIZE = 32;
+
+const hex = (channel: number) => Math.max(0, Math.min(255, Math.round(channel))).toString(16).padStart(2, '0');
+
+/**
+ * The BlurHash (4×3 components, 3×4 for a portrait photo) and the dominant colour (`#rrggbb`) of
+ * the image at `path`, as it is shown (turned by its orientation). sharp decodes in its own threads
+ * and shrinks a JPEG while decoding it; the hash itself is computed over 32×32 pixels at most, well
+ * under a millisecond of the event loop.
+ */
+export async function lookOf(path: string): Promise<PhotoLook> {
+  const { data, info } = await sharp(path, { failOn: 'none' })
+    .rotate()
+    .resize(SAMPLE_SIZE, SAMPLE_SIZE, { fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const landscape = info.width >= info.height;
+  const placeholder = encode(new Uint8ClampedArray(data), info.width, info.height, landscape ? 4 : 3, landscape ? 3 : 4);
+  const { dominant } = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).stats();
+  return { placeholder, color: `#${hex(dominant.r)}${hex(dominant.g)}${hex(dominant.b)}` };
+}
+
+export type RenditionFormat = 'avif' | 'webp';
+
+export interface EncodedRendition {
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/**
+ * The image `source` (a file's bytes) resized to fit inside `size`×`size` (never enlarged), turned by
+ * its orientation and encoded as AVIF or WebP into the file `target`. The output carries no metadata.
+ */
+export async function encodeRendition(source: Buffer, format: RenditionFormat, size: number, target: string): Promise<EncodedRendition> {
+  const image = sharp(source, { failOn: 'none' }).rotate().resize(size, size, { fit: 'inside', withoutEnlargement: true });
+  const encoded = format === 'avif' ? image.avif({ quality: 55, effort: 4 }) : image.webp({ quality: 80 });
+  const info = await encoded.toFile(target);
+  return { width: info.width, height: info.height, bytes: info.size };
+}
+
+/** The longer side of the image as shown, or null when sharp cannot read it. */
+export async function shownSizeOf(source: Buffer): Promise<{ width: number; height: number } | null> {
+  try {
+    const metadata = await sharp(source).metadata();
+    if (!metadata.width || !metadata.height) return null;
+    const turned = (metadata.orientation ?? 1) >= 5;
+    return turned ? { width: metadata.height, height: metadata.width } : { width: metadata.width, height: metadata.height };
+  } catch {
+    return null;
+  }
+}

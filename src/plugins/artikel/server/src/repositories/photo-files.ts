@@ -1,0 +1,101 @@
+import type { Core } from '@strapi/strapi';
+import { PHOTO_FILE_FIELDS, UPLOAD_FILE_UID } from '../constants';
+
+/** A Media Library file as the photo work reads it. */
+export interface PhotoFile {
+  id: number;
+  name: string;
+  hash: string;
+  ext: string | null;
+  mime: string | null;
+  url: string;
+  provider: string | null;
+  width: number | null;
+  height: number | null;
+  formats: Record<string, Record<string, unknown>>;
+  placeholder: string | null;
+  color: string | null;
+  hasExif: boolean;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseFormats(value: unknown): Record<string, Record<string, unknown>> {
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value) as unknown;
+    } catch {
+      return {};
+    }
+  }
+  if (!isRecord(parsed)) return {};
+  return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, Record<string, unknown>] => isRecord(entry[1])));
+}
+
+const textOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+const numberOrNull = (value: unknown) => (value === null || value === undefined || Number.isNaN(Number(value)) ? null : Number(value));
+
+function parsePhotoFile(row: Record<string, unknown>): PhotoFile {
+  return {
+    id: Number(row.id),
+    name: textOrNull(row.name) ?? '',
+    hash: textOrNull(row.hash) ?? '',
+    ext: textOrNull(row.ext),
+    mime: textOrNull(row.mime),
+    url: textOrNull(row.url) ?? '',
+    provider: textOrNull(row.provider),
+    width: numberOrNull(row.width),
+    height: numberOrNull(row.height),
+    formats: parseFormats(row.formats),
+    placeholder: textOrNull(row[PHOTO_FILE_FIELDS.placeholder]),
+    color: textOrNull(row[PHOTO_FILE_FIELDS.color]),
+    hasExif: row[PHOTO_FILE_FIELDS.exif] !== null && row[PHOTO_FILE_FIELDS.exif] !== undefined,
+  };
+}
+
+export async function findPhotoFile(strapi: Core.Strapi, id: number): Promise<PhotoFile | null> {
+  const row = (await strapi.db.query(UPLOAD_FILE_UID).findOne({ where: { id } })) as Record<string, unknown> | null;
+  return row === null ? null : parsePhotoFile(row);
+}
+
+/** Image files in id order after `afterId`, a page at a time (the one-off photo command walks them all). */
+export async function photoFilesAfter(strapi: Core.Strapi, afterId: number, limit: number): Promise<PhotoFile[]> {
+  const rows = (await strapi.db.query(UPLOAD_FILE_UID).findMany({
+    where: { id: { $gt: afterId }, mime: { $startsWith: 'image/' } },
+    orderBy: { id: 'asc' },
+    limit,
+  })) as Array<Record<string, unknown>>;
+  return rows.map(parsePhotoFile);
+}
+
+/**
+ * Writes a file's formats, only while it still holds the version (`hash`) they were made from; false
+ * when the file was deleted or replaced meanwhile. Written through Strapi's query engine, whose
+ * lifecycles let the cached reads that show the photo go.
+ */
+export async function saveFormats(
+  strapi: Core.Strapi,
+  id: number,
+  hash: string,
+  formats: Record<string, Record<string, unknown>>,
+): Promise<boolean> {
+  const updated = (await strapi.db.query(UPLOAD_FILE_UID).updateMany({ where: { id, hash }, data: { formats } })) as { count: number };
+  return updated.count > 0;
+}
+
+/** Stores the facts the upload reads (the one-off command fills them in for files uploaded before). */
+export async function savePhotoFacts(
+  strapi: Core.Strapi,
+  id: number,
+  facts: { placeholder: string | null; color: string | null; exif: unknown },
+): Promise<void> {
+  await strapi.db.query(UPLOAD_FILE_UID).update({
+    where: { id },
+    data: {
+      [PHOTO_FILE_FIELDS.placeholder]: facts.placeholder,
+      [PHOTO_FILE_FIELDS.color]: facts.color,
+      [PHOTO_FILE_FIELDS.exif]: facts.exif,
+    },
+  });
+}

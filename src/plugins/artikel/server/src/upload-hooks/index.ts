@@ -1,0 +1,29 @@
+import type { Core } from '@strapi/strapi';
+import { getService } from '../infrastructure/get-service';
+import { keepPrivateMetadataOut } from './keep-private-metadata-out';
+import { recordPhotoFacts } from './record-photo-facts';
+
+/**
+ * What happens to a photo on its way into the Media Library, in order: its camera data, placeholder
+ * and colour are read (record-photo-facts), every stored file loses its private metadata
+ * (keep-private-metadata-out), and once the upload has answered its AVIF and WebP renditions are
+ * made (the photo-renditions service). Each hook extends one of the upload plugin's own services
+ * through Strapi's service registry, so every way into the Media Library passes it: the admin's
+ * upload dialog, the REST upload route, a replaced file.
+ */
+export function registerUploadHooks(strapi: Core.Strapi): void {
+  const services = strapi.get('services');
+  services.extend('plugin::upload.image-manipulation', recordPhotoFacts(strapi) as (service: unknown) => unknown);
+  services.extend('plugin::upload.provider', keepPrivateMetadataOut as (service: unknown) => unknown);
+}
+
+/** Queues the renditions of each new or replaced photo (bootstrap: the event hub runs by then). */
+export function renderUploadedPhotos(strapi: Core.Strapi): void {
+  const queue = async (...events: unknown[]) => {
+    const id = Number((events[0] as { media?: { id?: unknown } } | undefined)?.media?.id);
+    if (Number.isInteger(id) && id > 0) getService(strapi, 'photo-renditions').enqueue(id);
+  };
+  strapi.eventHub.on('media.create', queue);
+  strapi.eventHub.on('media.update', queue);
+}
+

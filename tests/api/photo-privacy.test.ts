@@ -1,0 +1,109 @@
+import sharp from 'sharp';
+import { registerEditor, type Editor } from '../helpers/admin';
+import {
+  endTagReader,
+  everyMediaLibrarySetting,
+  MIME,
+  photoFile,
+  privateTagsIn,
+  removeUploads,
+  setMediaLibrary,
+  tagsOfServedFile,
+  uploadPhoto,
+  type PhotoFormat,
+  type UploadedFile,
+} from '../helpers/photos';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+let app: TestApp;
+let editor: Editor;
+const uploaded: number[] = [];
+
+beforeAll(async () => {
+  app = await startStrapi();
+  editor = await registerEditor(app);
+}, 120_000);
+
+afterAll(async () => {
+  await removeUploads(app, uploaded);
+  await endTagReader();
+  await app.stop();
+});
+
+async function upload(name: string, format: PhotoFormat, width = 1200, height = 800): Promise<UploadedFile> {
+  const file = await uploadPhoto(app, editor, name, await photoFile(format, width, height), MIME[format]);
+  uploaded.push(file.id);
+  return file;
+}
+
+/** The URL of the stored file and of every smaller copy Strapi made of it. */
+const servedUrls = (file: UploadedFile) => [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)];
+
+async function privateTagsServed(file: UploadedFile): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  for (const url of servedUrls(file)) {
+    const tags = privateTagsIn(await tagsOfServedFile(app, url));
+    if (tags.length > 0) found[url] = tags;
+  }
+  return found;
+}
+
+describe('privacy of uploaded photos', () => {
+  it.each(everyMediaLibrarySetting())(
+    'serves no GPS position, serial number or owner name in a JPEG or any of its formats (%s)',
+    async (_label, settings) => {
+      await setMediaLibrary(editor, settings);
+      const file = await upload('client-home.jpg', 'jpeg');
+      expect(await privateTagsServed(file)).toEqual({});
+    },
+    60_000,
+  );
+
+  it.each([
+    ['png', true],
+    ['png', false],
+    ['webp', true],
+    ['webp', false],
+  ] as Array<[PhotoFormat, boolean]>)(
+    'serves no GPS position in a %s upload (size optimization %s)',
+    async (format, sizeOptimization) => {
+      await setMediaLibrary(editor, { sizeOptimization, responsiveDimensions: true, autoOrientation: false });
+      const file = await upload(`client-home.${format === 'jpeg' ? 'jpg' : format}`, format);
+      expect(file.mime).toBe(MIME[format]);
+      expect(await privateTagsServed(file)).toEqual({});
+    },
+    60_000,
+  );
+
+  it('keeps an original untouched but for its private fields when size optimization is off: same pixels, camera and exposure still in the file', async () => {
+    await setMediaLibrary(editor, { sizeOptimization: false, responsiveDimensions: true, autoOrientation: false });
+    const bytes = await photoFile('jpeg', 900, 600);
+    const file = await uploadPhoto(app, editor, 'untouched.jpg', bytes, 'image/jpeg');
+    uploaded.push(file.id);
+
+    const served = Buffer.from(await (await fetch(new URL(file.url, await app.baseUrl()))).arrayBuffer());
+    const [sent, stored] = await Promise.all([sharp(bytes).raw().toBuffer(), sharp(served).raw().toBuffer()]);
+    expect(stored.equals(sent)).toBe(true);
+    const tags = await tagsOfServedFile(app, file.url);
+    expect(privateTagsIn(tags)).toEqual([]);
+    expect({ make: tags.Make, model: tags.Model, lens: tags.LensModel, aperture: tags.FNumber, iso: tags.ISO }).toEqual({
+      make: 'Canon',
+      model: 'Canon EOS R5',
+      lens: 'RF50mm F1.2 L USM',
+      aperture: 2.8,
+      iso: 400,
+    });
+  }, 60_000);
+
+  it('strips the private fields of a file that replaces another in the Media Library', async () => {
+    await setMediaLibrary(editor, { sizeOptimization: false, responsiveDimensions: true, autoOrientation: false });
+    const first = await upload('first.jpg', 'jpeg', 800, 600);
+    const response = await editor
+      .signed(app.api().post(`/upload?id=${first.id}`))
+      .attach('files', await photoFile('jpeg', 1000, 700, [20, 90, 160]), { filename: 'second.jpg', contentType: 'image/jpeg' })
+      .expect(200);
+    const replaced = response.body as UploadedFile;
+    expect(replaced.width).toBe(1000);
+    expect(await privateTagsServed(replaced)).toEqual({});
+  }, 60_000);
+});
