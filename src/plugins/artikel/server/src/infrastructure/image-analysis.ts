@@ -10,7 +10,10 @@ export interface PhotoLook {
 /** Pixels a placeholder is computed from: a BlurHash of a few components needs no more. */
 const SAMPLE_SIZE = 32;
 
-const hex = (channel: number) => Math.max(0, Math.min(255, Math.round(channel))).toString(16).padStart(2, '0');
+const hex = (channel: number) =>
+  Math.max(0, Math.min(255, Math.round(channel)))
+    .toString(16)
+    .padStart(2, '0');
 
 /**
  * The BlurHash (4×3 components, 3×4 for a portrait photo) and the dominant colour (`#rrggbb`) of

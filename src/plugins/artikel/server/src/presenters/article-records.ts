@@ -59,7 +59,7 @@ export function effectiveSummary(record: Pick<ArticleRecord, 'summary' | 'conten
 
 export function toArticleSummary(record: ArticleRecord, context: RecordContext): ArticleSummary {
   const absolute = (url: string) => absoluteMediaUrl(url, context);
-  const uploaded = record.coverMedia === null ? null : toPhoto(record.coverMedia, absolute);
+  const uploaded = record.coverMedia === null ? null : toPhoto(record.coverMedia, absolute, { hideExif: record.hideExif });
   const cover = blankToNull(record.coverImageUrl) ?? uploaded?.url ?? null;
   return {
     id: record.documentId,
@@ -89,7 +89,7 @@ export function toFullArticle(
   contentHtml: string,
 ): FullArticle {
   const summary = toArticleSummary(record, context);
-  const gallery = record.gallery.map((image) => toPhoto(image, (url) => absoluteMediaUrl(url, context)));
+  const gallery = record.gallery.map((image) => toPhoto(image, (url) => absoluteMediaUrl(url, context), { hideExif: record.hideExif }));
   const metaTitle = blankToNull(record.metaTitle) ?? record.title;
   const metaDescription = blankToNull(record.metaDescription) ?? summary.summary;
   const metaKeywords = blankToNull(record.metaKeywords);

@@ -1,3 +1,5 @@
+import { parseStoredExif, type PhotoExif } from '../domain/photo-exif';
+import { RENDITION_FORMATS, RENDITION_MIMES, isRenditionKey } from '../domain/photo-renditions';
 import type { MediaRecord } from '../repositories/articles';
 
 export interface PhotoFormat {
@@ -8,6 +10,12 @@ export interface PhotoFormat {
   mime: string | null;
 }
 
+/** One `<source>` of a `<picture>`: a type and the widths it comes in. */
+export interface PhotoSource {
+  type: string;
+  srcset: string;
+}
+
 /** An image with the smaller copies Strapi generated for it, and a ready `srcset`. */
 export interface Photo {
   url: string;
@@ -15,10 +23,22 @@ export interface Photo {
   caption: string;
   width: number | null;
   height: number | null;
+  /** Width over height, to four decimals (a box of the right shape before the photo loads); null when unknown. */
+  aspect_ratio: number | null;
   mime: string | null;
   formats: PhotoFormat[];
   srcset: string;
+  /** AVIF, then WebP, then the original's type: a `<picture>`'s sources in the order a browser should try them. */
+  sources: PhotoSource[];
+  /** A BlurHash to paint while the photo loads; null until known. */
+  placeholder: string | null;
+  /** The dominant colour, `#rrggbb`; null until known. */
+  color: string | null;
+  /** Camera data from the file; null when it has none or the editor hid it. */
+  exif: PhotoExif | null;
 }
+
+const COLOR = /^#[0-9a-f]{6}$/;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const whole = (value: unknown): number | null =>
@@ -46,27 +66,50 @@ export function parseFormats(formats: unknown, absolute: (url: string) => string
     .sort((a, b) => a.width - b.width);
 }
 
-/** The photo as the API shows it: absolute URLs, its formats and a `srcset` of every width (the original last). */
-export function toPhoto(media: MediaRecord, absolute: (url: string) => string): Photo {
-  const url = absolute(media.url);
-  const formats = parseFormats(media.formats, absolute);
-  const candidates = [
-    ...formats.map((format) => ({ url: format.url, width: format.width })),
-    ...(media.width !== null ? [{ url, width: media.width }] : []),
-  ];
+/** A `srcset` of the candidates, each width once, in the order given. */
+function srcsetOf(candidates: Array<{ url: string; width: number }>): string {
   const widths = new Set<number>();
-  const srcset = candidates
+  return candidates
     .filter((candidate) => !widths.has(candidate.width) && widths.add(candidate.width))
     .map((candidate) => `${candidate.url} ${candidate.width}w`)
     .join(', ');
+}
+
+/**
+ * The photo as the API shows it: absolute URLs, Strapi's formats and a `srcset` of every width (the
+ * original last), the AVIF and WebP renditions as `<picture>` sources, and what to show while it
+ * loads. `hideExif`: the article's editor chose not to show the camera data.
+ */
+export function toPhoto(media: MediaRecord, absolute: (url: string) => string, options: { hideExif?: boolean } = {}): Photo {
+  const url = absolute(media.url);
+  const allFormats = parseFormats(media.formats, absolute);
+  const formats = allFormats.filter((format) => !isRenditionKey(format.name));
+  const srcset = srcsetOf([
+    ...formats.map((format) => ({ url: format.url, width: format.width })),
+    ...(media.width !== null ? [{ url, width: media.width }] : []),
+  ]);
+  const renditions = allFormats.filter((format) => isRenditionKey(format.name));
+  const sources = RENDITION_FORMATS.flatMap((format) => {
+    const ofType = renditions.filter((rendition) => rendition.mime === RENDITION_MIMES[format]);
+    return ofType.length === 0 ? [] : [{ type: RENDITION_MIMES[format], srcset: srcsetOf(ofType) }];
+  });
+  if (media.mime !== null && srcset !== '' && !sources.some((source) => source.type === media.mime)) {
+    sources.push({ type: media.mime, srcset });
+  }
+  const color = typeof media.color === 'string' && COLOR.test(media.color) ? media.color : null;
   return {
     url,
     alt: media.alternativeText ?? '',
     caption: media.caption ?? '',
     width: media.width,
     height: media.height,
+    aspect_ratio: media.width && media.height ? Math.round((media.width / media.height) * 10_000) / 10_000 : null,
     mime: media.mime,
     formats,
     srcset,
+    sources,
+    placeholder: typeof media.placeholder === 'string' && media.placeholder !== '' ? media.placeholder : null,
+    color,
+    exif: options.hideExif ? null : parseStoredExif(media.exif),
   };
 }

@@ -3,7 +3,7 @@ import { articleVersion } from '../repositories/article-versions';
 import { oldSlugs } from '../repositories/old-slugs';
 import { articleWithSlug } from '../repositories/slug-rows';
 import { errors } from '@strapi/utils';
-import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT } from '../constants';
+import { ARTICLE_UID, LATEST_COUNT, PHOTO_FILE_FIELDS, PLUGIN_ID, RELATED_COUNT } from '../constants';
 import {
   type ArticleDetailRecord,
   type ArticleFilters,
@@ -27,7 +27,18 @@ import { quotedText } from '../utils/quoted-text';
 import { articleMarkdown } from '../presenters/other-representations';
 import { TextWorkFailure, renderedContentHtml, textWork } from '../infrastructure/text-work';
 
-const MEDIA_FIELDS = ['url', 'alternativeText', 'caption', 'width', 'height', 'mime', 'formats'] as const;
+const MEDIA_FIELDS = [
+  'url',
+  'alternativeText',
+  'caption',
+  'width',
+  'height',
+  'mime',
+  'formats',
+  PHOTO_FILE_FIELDS.placeholder,
+  PHOTO_FILE_FIELDS.color,
+  PHOTO_FILE_FIELDS.exif,
+] as const;
 
 /** An image as the Document Service gives it (fields of MEDIA_FIELDS). */
 interface MediaDocument {
@@ -38,6 +49,9 @@ interface MediaDocument {
   height?: number | null;
   mime?: string | null;
   formats?: unknown;
+  [PHOTO_FILE_FIELDS.placeholder]?: string | null;
+  [PHOTO_FILE_FIELDS.color]?: string | null;
+  [PHOTO_FILE_FIELDS.exif]?: unknown;
 }
 
 const mediaRecord = (media: MediaDocument): MediaRecord => ({
@@ -48,6 +62,9 @@ const mediaRecord = (media: MediaDocument): MediaRecord => ({
   height: media.height ?? null,
   mime: media.mime ?? null,
   formats: media.formats ?? null,
+  placeholder: media[PHOTO_FILE_FIELDS.placeholder] ?? null,
+  color: media[PHOTO_FILE_FIELDS.color] ?? null,
+  exif: media[PHOTO_FILE_FIELDS.exif] ?? null,
 });
 
 const DETAIL_POPULATE: Modules.Documents.Params.Populate.Any<typeof ARTICLE_UID> = {
@@ -177,6 +194,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     tags: document.tags ?? null,
     coverImageUrl: document.cover_image_url ?? null,
     coverMedia: document.cover ? mediaRecord(document.cover) : null,
+    hideExif: document.hide_exif === true,
     author: document.author ?? null,
     views: viewCount,
     category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,

@@ -49,7 +49,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return bytes;
   }
 
-  async function uploadRendition(file: PhotoFile, key: string, mime: string, path: string, made: { width: number; height: number; bytes: number }) {
+  async function uploadRendition(
+    file: PhotoFile,
+    key: string,
+    mime: string,
+    path: string,
+    made: { width: number; height: number; bytes: number },
+  ) {
     const ext = `.${key.split('_')[0]}`;
     const rendition: FileOnItsWay = {
       name: `${key}_${file.name}`,
@@ -95,7 +101,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             const encoded = await encodeRendition(source, format, pixels, path);
             made[key] = await uploadRendition(file, key, RENDITION_MIMES[format], path, encoded);
           } catch (error) {
-            strapi.log.warn(`artikel: no ${key} rendition of file ${file.id} (${(error as Error).message}); the photo is served without it`);
+            strapi.log.warn(
+              `artikel: no ${key} rendition of file ${file.id} (${(error as Error).message}); the photo is served without it`,
+            );
           }
         }
       }
@@ -129,7 +137,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         try {
           await render(id);
         } catch (error) {
-          strapi.log.warn(`artikel: the renditions of file ${id} failed (${(error as Error).message}); run npm run photos:process to try again`);
+          strapi.log.warn(
+            `artikel: the renditions of file ${id} failed (${(error as Error).message}); run npm run photos:process to try again`,
+          );
         }
       }
     })().finally(() => {

@@ -26,4 +26,3 @@ export function renderUploadedPhotos(strapi: Core.Strapi): void {
   strapi.eventHub.on('media.create', queue);
   strapi.eventHub.on('media.update', queue);
 }
-

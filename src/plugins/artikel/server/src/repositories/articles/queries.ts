@@ -1,4 +1,4 @@
-import { ARTICLE_UID, TABLES } from '../../constants';
+import { ARTICLE_UID, PHOTO_FILE_FIELDS, TABLES } from '../../constants';
 import { limitSql } from '../../infrastructure/row-limits';
 
 // The columns of SummaryRow, as summaryRows selects them.
@@ -11,6 +11,7 @@ export const SUMMARY_COLUMNS = [
   'a.reading_time',
   'a.tags',
   'a.cover_image_url',
+  'a.hide_exif',
   'a.author',
   'a.published_at',
   'a.updated_at',
@@ -25,6 +26,9 @@ export const SUMMARY_COLUMNS = [
   'f.alternative_text AS cover_alt',
   'f.caption AS cover_caption',
   'f.formats AS cover_formats',
+  `f.${PHOTO_FILE_FIELDS.placeholder} AS cover_placeholder`,
+  `f.${PHOTO_FILE_FIELDS.color} AS cover_color`,
+  `f.${PHOTO_FILE_FIELDS.exif} AS cover_exif`,
 ];
 
 // How the summary reads reach each article row's (alias `a`) category link (`l`) and category
@@ -53,6 +57,7 @@ export const publishedSummaries = (extra: string[] = []): string =>
 export const NEWEST_SUMMARIES = `${publishedSummaries()} ORDER BY ${NEWEST_FIRST}`;
 export const DETAIL_BY_SLUG = `${publishedSummaries(['a.id', 'a.meta_title', 'a.meta_description', 'a.meta_keywords', 'l.category_id'])} AND a.slug = ? ${limitSql(1)}`;
 export const PUBLISHED_COUNT = `SELECT count(*) AS total FROM ${TABLES.articles} a WHERE a.published_at IS NOT NULL`;
-export const GALLERY_OF = `SELECT f.url, f.alternative_text, f.caption, f.width, f.height, f.mime, f.formats
+export const GALLERY_OF = `SELECT f.url, f.alternative_text, f.caption, f.width, f.height, f.mime, f.formats,
+    f.${PHOTO_FILE_FIELDS.placeholder} AS placeholder, f.${PHOTO_FILE_FIELDS.color} AS color, f.${PHOTO_FILE_FIELDS.exif} AS exif
   FROM ${TABLES.mediaLinks} fr JOIN ${TABLES.files} f ON f.id = fr.file_id
   WHERE fr.related_type = '${ARTICLE_UID}' AND fr.field = 'gallery' AND fr.related_id = ? ORDER BY fr."order"`;

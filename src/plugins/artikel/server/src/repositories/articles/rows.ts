@@ -11,6 +11,10 @@ export interface MediaRecord {
   alternativeText: string | null;
   caption: string | null;
   formats: unknown;
+  /** The BlurHash, dominant colour and camera data the upload read (see content-types/photo-file-fields.ts). */
+  placeholder: string | null;
+  color: string | null;
+  exif: unknown;
 }
 
 /** One article as the reads load it, whichever query it came from. */
@@ -25,6 +29,8 @@ export interface ArticleRecord {
   tags: string | null;
   coverImageUrl: string | null;
   coverMedia: MediaRecord | null;
+  /** The editor hid the camera data of the article's photos. */
+  hideExif: boolean;
   author: string | null;
   views: number;
   category: { name: string; slug: string } | null;
@@ -58,6 +64,10 @@ export interface SummaryRow {
   cover_alt: string | null;
   cover_caption: string | null;
   cover_formats: unknown;
+  cover_placeholder: string | null;
+  cover_color: string | null;
+  cover_exif: unknown;
+  hide_exif: boolean | number | null;
   author: string | null;
   views: number | string | null;
   category_name: string | null;
@@ -88,7 +98,11 @@ export function parseSummaryRow(row: SummaryRow): ArticleRecord {
             alternativeText: row.cover_alt,
             caption: row.cover_caption,
             formats: row.cover_formats,
+            placeholder: row.cover_placeholder,
+            color: row.cover_color,
+            exif: row.cover_exif,
           },
+    hideExif: row.hide_exif === true || row.hide_exif === 1,
     author: row.author,
     views: Number(row.views ?? 0),
     category: row.category_name === null ? null : { name: row.category_name, slug: row.category_slug ?? '' },
@@ -114,6 +128,9 @@ export interface GalleryRow {
   height: number | string | null;
   mime: string | null;
   formats: unknown;
+  placeholder: string | null;
+  color: string | null;
+  exif: unknown;
 }
 
 export function parseGalleryRow(row: GalleryRow): MediaRecord {
@@ -125,6 +142,9 @@ export function parseGalleryRow(row: GalleryRow): MediaRecord {
     height: row.height === null ? null : Number(row.height),
     mime: row.mime,
     formats: row.formats,
+    placeholder: row.placeholder,
+    color: row.color,
+    exif: row.exif,
   };
 }
 
