@@ -846,13 +846,11 @@ export interface PluginUploadFile extends Struct.CollectionTypeSchema {
   attributes: {
     alternativeText: Schema.Attribute.Text;
     artikel_color: Schema.Attribute.String &
-      Schema.Attribute.Private &
       Schema.Attribute.SetMinMaxLength<{
         maxLength: 7;
       }>;
-    artikel_exif: Schema.Attribute.JSON & Schema.Attribute.Private;
+    artikel_exif: Schema.Attribute.JSON;
     artikel_placeholder: Schema.Attribute.String &
-      Schema.Attribute.Private &
       Schema.Attribute.SetMinMaxLength<{
         maxLength: 255;
       }>;

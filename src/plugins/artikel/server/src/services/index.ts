@@ -21,6 +21,7 @@ import scheduledPublishing from './scheduled-publishing';
 import sitemaps from './sitemaps';
 import trash from './trash';
 import slugs from './slugs';
+import storedPhotos from './stored-photos';
 
 export default {
   'api-reference': apiReference,
@@ -45,5 +46,6 @@ export default {
   'scheduled-publishing': scheduledPublishing,
   sitemaps,
   slugs,
+  'stored-photos': storedPhotos,
   trash,
 };

@@ -1,18 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { RENDITION_FORMATS, RENDITION_MIMES, isRenditionKey, renditionKey, renditionSizes } from '../domain/photo-renditions';
 import { encodeRendition, shownSizeOf } from '../infrastructure/image-analysis';
 import { findPhotoFile, saveFormats, type PhotoFile } from '../repositories/photo-files';
-import type { FileOnItsWay, ProviderService } from '../infrastructure/upload-files';
+import { fileOnDisk, storeThroughProvider, storedBytes } from '../infrastructure/stored-uploads';
 
 /** Strapi's own breakpoints when the upload plugin's configuration sets none. */
 const DEFAULT_BREAKPOINTS = { large: 1000, medium: 750, small: 500 };
-
-/** Longest an original may take to download from a remote store before its renditions are given up. */
-const DOWNLOAD_TIMEOUT_MS = 120_000;
 
 /** Images the renditions are made from: what sharp decodes and a browser would show. */
 const RENDERABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/tiff']);
@@ -31,24 +27,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let running: Promise<void> | null = null;
   let stopped = false;
 
-  const provider = () => strapi.plugin('upload').service('provider') as ProviderService;
-
-  /** The stored original's bytes: from the public folder for the local provider, else from its URL. */
-  async function storedBytes(file: PhotoFile): Promise<Buffer> {
-    const { sizeLimit } = strapi.config.get('plugin::upload') as { sizeLimit?: number };
-    if (file.url.startsWith('/')) {
-      const publicDir = resolve(strapi.dirs.static.public);
-      const path = resolve(publicDir, `.${decodeURIComponent(file.url.split('?')[0])}`);
-      if (!path.startsWith(publicDir + sep)) throw new Error('the file lies outside the public folder');
-      return readFile(path);
-    }
-    const response = await fetch(file.url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
-    if (!response.ok) throw new Error(`the store answered ${response.status}`);
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (sizeLimit !== undefined && bytes.length > sizeLimit) throw new Error('the stored file is larger than the upload limit');
-    return bytes;
-  }
-
   async function uploadRendition(
     file: PhotoFile,
     key: string,
@@ -57,22 +35,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     made: { width: number; height: number; bytes: number },
   ) {
     const ext = `.${key.split('_')[0]}`;
-    const rendition: FileOnItsWay = {
-      name: `${key}_${file.name}`,
-      hash: `${key}_${file.hash}`,
-      ext,
-      mime,
-      path: null,
-      filepath: path,
-      getStream: () => createReadStream(path),
-      width: made.width,
-      height: made.height,
-      size: Math.round((made.bytes / 1000) * 100) / 100,
-      sizeInBytes: made.bytes,
-    };
-    await provider().upload(rendition);
-    const { getStream: _stream, filepath: _path, tmpWorkingDirectory: _folder, ...stored } = rendition;
-    return stored as Record<string, unknown>;
+    return storeThroughProvider(
+      strapi,
+      fileOnDisk(path, {
+        name: `${key}_${file.name}`,
+        hash: `${key}_${file.hash}`,
+        ext,
+        mime,
+        path: null,
+        width: made.width,
+        height: made.height,
+        size: Math.round((made.bytes / 1000) * 100) / 100,
+        sizeInBytes: made.bytes,
+      }),
+    );
   }
 
   /** Makes the renditions of one file now (the queue and the one-off photo command call it). */
@@ -83,7 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const existing = Object.keys(file.formats).filter(isRenditionKey);
     if (existing.length > 0 && !options.again) return 'present';
 
-    const source = await storedBytes(file);
+    const source = await storedBytes(strapi, file.url);
     const shown = await shownSizeOf(source);
     if (shown === null) return 'skipped';
     const breakpoints = strapi.config.get('plugin::upload.breakpoints', DEFAULT_BREAKPOINTS) as Record<string, number>;

@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ARTICLE_UID, createCategory } from '../helpers/fixtures';
+import { CAMERA_EXIF_RECORD, endTagReader, photoFile, privateTagsIn, removeUploads, tagsOfServedFile } from '../helpers/photos';
+import { serviceDatabaseEnv } from '../helpers/service-process';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+const run = promisify(execFile);
+const APP_DIR = path.resolve(__dirname, '..', '..');
+const UPLOADS = path.join(APP_DIR, 'public', 'uploads');
+
+let app: TestApp;
+const made: number[] = [];
+
+beforeAll(async () => {
+  app = await startStrapi();
+}, 120_000);
+
+afterAll(async () => {
+  await removeUploads(app, made);
+  await endTagReader();
+  await app.stop();
+});
+
+/**
+ * A photo as it was before the upload hooks existed, or as `strapi import` brings one: its file
+ * written straight into the uploads folder, GPS position and all, and its record written with the
+ * query engine (no placeholder, no camera data, no renditions).
+ */
+async function oldUpload(name: string): Promise<number> {
+  const hash = `${name}_${Date.now().toString(36)}`;
+  fs.mkdirSync(UPLOADS, { recursive: true });
+  fs.writeFileSync(path.join(UPLOADS, `${hash}.jpg`), await photoFile('jpeg', 1200, 800));
+  const file = await app.strapi.db.query('plugin::upload.file').create({
+    data: {
+      name: `${name}.jpg`,
+      hash,
+      ext: '.jpg',
+      mime: 'image/jpeg',
+      size: 100,
+      url: `/uploads/${hash}.jpg`,
+      provider: 'local',
+      width: 1200,
+      height: 800,
+    },
+  });
+  made.push(file.id as number);
+  return file.id as number;
+}
+
+async function photosCommand(...options: string[]): Promise<string> {
+  const env = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', ...(await serviceDatabaseEnv(app.databaseFile)) };
+  const { stderr } = await run('node', [path.join(APP_DIR, 'scripts', 'process-photos.js'), ...options], { cwd: APP_DIR, env });
+  return stderr;
+}
+
+describe('npm run photos:process', () => {
+  it('cleans, describes and renders photos uploaded before, says what a dry run would do, and does nothing the second time', async () => {
+    const category = await createCategory(app.strapi, 'Archive', 'archive');
+    const [first, second] = [await oldUpload('archive-one'), await oldUpload('archive-two')];
+    const files = app.strapi.db.query('plugin::upload.file');
+    const urlOf = async (id: number) => ((await files.findOne({ where: { id } })) as { url: string }).url;
+    expect(privateTagsIn(await tagsOfServedFile(app, await urlOf(first)))).not.toEqual([]);
+
+    const dryRun = await photosCommand('--dry-run');
+    expect(dryRun).toMatch(/would clean \/uploads\/archive-one/);
+    expect(dryRun).toMatch(
+      /done: 2 images; 2 stored files would be cleaned of private metadata; 0 described; 0 given AVIF and WebP renditions; 0 failed/,
+    );
+    expect(privateTagsIn(await tagsOfServedFile(app, await urlOf(first)))).not.toEqual([]);
+
+    const output = await photosCommand();
+    expect(output).toMatch(
+      /done: \d+ images; 2 stored files cleaned of private metadata; 2 described; 2 given AVIF and WebP renditions; 0 failed/,
+    );
+    for (const id of [first, second]) expect(privateTagsIn(await tagsOfServedFile(app, await urlOf(id)))).toEqual([]);
+
+    await app.strapi.documents(ARTICLE_UID).create({
+      data: { title: 'From the archive', slug: 'from-the-archive', content: 'Old photos.', category, cover: first, gallery: [second] },
+      status: 'published',
+    });
+    const article = (await app.api().get('/api/artikel/from-the-archive').expect(200)).body.data as {
+      cover: { exif: unknown; placeholder: string | null; sources: Array<{ type: string }> };
+      gallery: Array<{ sources: Array<{ type: string }> }>;
+    };
+    expect(article.cover.exif).toEqual(CAMERA_EXIF_RECORD);
+    expect(article.cover.placeholder).toEqual(expect.any(String));
+    expect(article.cover.sources.map((source) => source.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
+    expect(article.gallery[0].sources.map((source) => source.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
+
+    const again = await photosCommand();
+    expect(again).toMatch(
+      /done: \d+ images; 0 stored files cleaned of private metadata; 0 described; 0 given AVIF and WebP renditions; 0 failed/,
+    );
+  }, 300_000);
+
+  it('refuses an option it does not know, and says which options there are', async () => {
+    await expect(photosCommand('--everything')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/unknown option --everything; the options are --dry-run, --again/),
+    });
+  }, 60_000);
+});
