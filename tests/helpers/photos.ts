@@ -59,7 +59,8 @@ export async function publishWithCover(baseUrl: string, jwt: string, title: stri
       headers: { Authorization: `Bearer ${jwt}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
-    if (response.status !== 200 && response.status !== 201) throw new Error(`${route} answered ${response.status}: ${await response.text()}`);
+    if (response.status !== 200 && response.status !== 201)
+      throw new Error(`${route} answered ${response.status}: ${await response.text()}`);
     return ((await response.json()) as { data: { documentId: string; slug: string } }).data;
   };
   const category = await admin('api::category.category', { name: `Photos of ${title}` });

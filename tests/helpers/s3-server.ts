@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { XMLParser } from 'fast-xml-parser';
+import S3rver from '@20minutes/s3rver';
 
-/** s3rver's one account: its access key id and secret are both "S3RVER". */
+/** The server's one account: its access key id and secret are both "S3RVER". */
 const ACCESS_KEY = 'S3RVER';
 
 export interface S3Server {
@@ -19,7 +19,7 @@ export interface S3Server {
 }
 
 /**
- * A real S3 API server for the run (s3rver, from npm: see docs/testing.md), on a free 127.0.0.1
+ * A real S3 API server for the run (@20minutes/s3rver, from npm: see docs/testing.md), on a free 127.0.0.1
  * port, keeping its objects in a temporary folder that goes with it, with one empty bucket.
  */
 export async function startS3Server(bucket = 'studio-photos'): Promise<S3Server> {
@@ -27,12 +27,6 @@ export async function startS3Server(bucket = 'studio-photos'): Promise<S3Server>
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: ACCESS_KEY },
-  });
   return {
     endpoint,
     bucket,
@@ -45,17 +39,23 @@ export async function startS3Server(bucket = 'studio-photos'): Promise<S3Server>
       S3_SECRET_ACCESS_KEY: ACCESS_KEY,
     },
     keys: async () => {
+      // An anonymous ListObjects (version 1), paged by marker: the server's signature check rejects
+      // the AWS SDK's signed listing requests (its uploads, reads and deletes it checks correctly).
       const keys: string[] = [];
-      let token: string | undefined;
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-        keys.push(...(page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [object.Key])));
-        token = page.NextContinuationToken;
-      } while (token !== undefined);
-      return keys.sort();
+      let marker = '';
+      for (;;) {
+        const answer = await fetch(`${endpoint}/${bucket}?marker=${encodeURIComponent(marker)}`);
+        if (answer.status !== 200) throw new Error(`listing the bucket answered ${answer.status}`);
+        const listing = new XMLParser({ isArray: (name) => name === 'Contents' }).parse(await answer.text()) as {
+          ListBucketResult: { IsTruncated: boolean; Contents?: Array<{ Key: string | number }> };
+        };
+        const listed = (listing.ListBucketResult.Contents ?? []).map((object) => String(object.Key));
+        keys.push(...listed);
+        if (!listing.ListBucketResult.IsTruncated || listed.length === 0) return keys.sort();
+        marker = listed[listed.length - 1];
+      }
     },
     stop: async () => {
-      client.destroy();
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
     },
