@@ -113,6 +113,9 @@ export async function checkObjectStorage(strapi: Core.Strapi, settings: ObjectSt
     await withinTime('deleting the check object', provider.delete(probe));
   } catch (error) {
     // A check object left behind when only the delete failed is named, so it can be removed by hand.
+    // The store's error is not attached: what it holds beyond its message (the request, its
+    // signature) is not for logs.
+    // eslint-disable-next-line preserve-caught-error
     throw new Error(
       `Uploads are configured for object storage (S3_BUCKET), but the ${describeStore(settings)} failed the start-up check: could not ${step} the check object "${key}": ${reason(error, settings)}. Check S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE and the credentials (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY), and that they may write, read and delete objects in the bucket; the service does not start until they can.`,
     );
