@@ -3,9 +3,9 @@
 // Prints a new Strapi API token that may only create articles (POST /api/artikel), for automation
 // tools and agents; with ARTIKEL_TOKEN_ACTIONS=create,update,delete it may also change (PATCH) or
 // delete (DELETE) them. Usage: [ARTIKEL_TOKEN_ACTIONS=create,update] npm run token -- [name]
-const fs = require('node:fs');
 const path = require('node:path');
-const { compileStrapi, createStrapi } = require('@strapi/strapi');
+const { createStrapi } = require('@strapi/strapi');
+const { compiledApp } = require('./app-build');
 
 const ACTIONS = ['create', 'update', 'delete'];
 
@@ -27,31 +27,11 @@ function progress(step) {
   process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${step}\n`);
 }
 
-/** Whether the last build is newer than every source file, so compiling again would change nothing. */
-function buildIsCurrent(appDir) {
-  const buildInfo = path.join(appDir, 'dist', 'tsconfig.tsbuildinfo');
-  if (!fs.existsSync(buildInfo)) return false;
-  const builtAt = fs.statSync(buildInfo).mtimeMs;
-  const newerSource = (folder) =>
-    fs.readdirSync(folder, { withFileTypes: true }).some((entry) => {
-      const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) return entry.name !== 'admin' && newerSource(full);
-      return /\.(ts|js|json)$/.test(entry.name) && fs.statSync(full).mtimeMs > builtAt;
-    });
-  return !['config', 'src', 'types'].some((folder) => newerSource(path.join(appDir, folder)));
-}
-
 async function main() {
   const appDir = path.resolve(__dirname, '..');
   const name = process.argv[2] || `automation-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const permissions = requestedPermissions();
-  let distDir = path.join(appDir, 'dist');
-  if (buildIsCurrent(appDir)) {
-    progress('using the current build in dist/');
-  } else {
-    progress('compiling the app (dist/ is older than the sources)');
-    ({ distDir } = await compileStrapi({ appDir }));
-  }
+  const distDir = await compiledApp(appDir, progress);
   progress('loading Strapi on the configured database (no HTTP server is started)');
   const strapi = await createStrapi({ appDir, distDir, logLevel: 'error' }).load();
   try {
