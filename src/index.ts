@@ -18,7 +18,10 @@ export default {
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {
     try {
       // Uploads in object storage (S3_BUCKET): a store that cannot write, read and delete stops the start here.
-      await startObjectStorage(strapi, objectStorageFromEnv((name, fallback = '') => process.env[name] ?? fallback));
+      await startObjectStorage(
+        strapi,
+        objectStorageFromEnv((name, fallback = '') => process.env[name] ?? fallback),
+      );
       const closed = strapi.plugin('artikel').service('closed-defaults') as ClosedDefaults;
       await closed.closeRegistration();
       await closed.emptyEndUserRoles();

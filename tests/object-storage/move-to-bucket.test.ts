@@ -115,6 +115,16 @@ describe('moving a studio’s local uploads into the bucket', () => {
       const coverUrls = [article.cover.url, ...article.cover.formats.map((format) => format.url)];
       expect(coverUrls.every((url) => urls.includes(url))).toBe(true);
       for (const url of coverUrls) expect((await fetch(url)).status).toBe(200);
+
+      // The same photos' upload time on the bucket, for the figure beside the local one above.
+      const started = process.hrtime.bigint();
+      for (let index = 0; index < 10; index += 1)
+        expect((await uploadPhoto(service.baseUrl, jwt, `bucket-${index}.jpg`, await jpegPhoto(640, 480, index * 5))).provider).toBe(
+          'aws-s3',
+        );
+      process.stdout.write(
+        `[object-storage] 10 uploads to the bucket: ${(Number(process.hrtime.bigint() - started) / 1e6 / 10).toFixed(1)} ms a photo\n`,
+      );
     } finally {
       await service.stop();
     }
