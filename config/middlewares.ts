@@ -1,9 +1,14 @@
 import zlib from 'node:zlib';
 import type { Core } from '@strapi/strapi';
+import { CSP_DEFAULTS } from '@strapi/utils';
 import { corsOrigins, parseOrigins } from '../src/cors';
+import { objectStorageFromEnv, objectStorageOrigins } from '../src/object-storage';
 
 const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewares => {
   const bodyLimit = env('REQUEST_BODY_LIMIT', '1mb');
+  // With uploads in object storage the admin's Media Library shows images from the store's origin.
+  const objectStorage = objectStorageFromEnv(env);
+  const storeOrigins = objectStorage === null ? [] : objectStorageOrigins(objectStorage);
   return [
     'strapi::logger',
     'strapi::errors',
@@ -15,7 +20,20 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
       name: 'strapi::compression',
       config: { threshold: 1024, deflate: false, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } },
     },
-    'strapi::security',
+    storeOrigins.length === 0
+      ? 'strapi::security'
+      : {
+          name: 'strapi::security',
+          config: {
+            contentSecurityPolicy: {
+              useDefaults: true,
+              directives: {
+                'img-src': [...CSP_DEFAULTS['img-src'], ...storeOrigins],
+                'media-src': [...CSP_DEFAULTS['media-src'], ...storeOrigins],
+              },
+            },
+          },
+        },
     {
       name: 'strapi::cors',
       config: {

@@ -52,6 +52,9 @@ const serverConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Ser
     app: {
       keys: secret('APP_KEYS').split(','),
     },
+    // PUBLIC_DIR: where static files and the local provider's uploads live (./public by default);
+    // one per instance in the tests, where two instances on one machine stand for two machines.
+    dirs: { public: env('PUBLIC_DIR', './public') },
     // Strapi's MCP server (POST /mcp, admin tokens) with the plugin's article tools: on unless MCP_ENABLED=false.
     mcp: { enabled: env.bool('MCP_ENABLED', true) },
     // The update check calls a remote registry at every start; this service must boot offline.

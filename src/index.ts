@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { endBootTurn, serializeBootOnPostgres } from './boot-lock';
 import { handleClientError } from './http-client-errors';
+import { objectStorageFromEnv } from './object-storage';
+import { startObjectStorage } from './object-storage-check';
 import type { ArtikelServices } from './plugins/artikel/server/src/services/types';
 
 type ClosedDefaults = ArtikelServices['closed-defaults'];
@@ -15,6 +17,11 @@ export default {
   // which open what the studio keeps closed: see the artikel plugin's closed-defaults service).
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {
     try {
+      // Uploads in object storage (S3_BUCKET): a store that cannot write, read and delete stops the start here.
+      await startObjectStorage(
+        strapi,
+        objectStorageFromEnv((name, fallback = '') => process.env[name] ?? fallback),
+      );
       const closed = strapi.plugin('artikel').service('closed-defaults') as ClosedDefaults;
       await closed.closeRegistration();
       await closed.emptyEndUserRoles();

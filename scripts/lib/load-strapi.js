@@ -1,7 +1,7 @@
 'use strict';
 
 // Loads the app's Strapi for a command (no HTTP server), compiling it first only when dist/ is older
-// than the sources. Used by the token and photo commands.
+// than the sources. Used by the token, photo and bucket commands.
 const fs = require('node:fs');
 const path = require('node:path');
 const { compileStrapi, createStrapi } = require('@strapi/strapi');
@@ -22,17 +22,24 @@ function buildIsCurrent(appDir) {
   return !['config', 'src', 'types'].some((folder) => newerSource(path.join(appDir, folder)));
 }
 
-/** The loaded Strapi, on the configured database; `progress` hears each step. Call strapi.destroy() when done. */
-async function loadStrapi(progress) {
-  let distDir = path.join(APP_DIR, 'dist');
+/** The folder of the compiled app, compiling it first when the sources changed; `progress` tells which. */
+async function compiledApp(progress) {
   if (buildIsCurrent(APP_DIR)) {
     progress('using the current build in dist/');
-  } else {
-    progress('compiling the app (dist/ is older than the sources)');
-    ({ distDir } = await compileStrapi({ appDir: APP_DIR }));
+    return path.join(APP_DIR, 'dist');
   }
+  progress('compiling the app (dist/ is older than the sources)');
+  return (await compileStrapi({ appDir: APP_DIR })).distDir;
+}
+
+/**
+ * The loaded Strapi, on the configured database (no HTTP server); `progress` hears each step. Call
+ * strapi.destroy() when done. `distDir`: an app compiledApp already gave.
+ */
+async function loadStrapi(progress, distDir) {
+  const folder = distDir ?? (await compiledApp(progress));
   progress('loading Strapi on the configured database (no HTTP server is started)');
-  return createStrapi({ appDir: APP_DIR, distDir, logLevel: 'error' }).load();
+  return createStrapi({ appDir: APP_DIR, distDir: folder, logLevel: 'error' }).load();
 }
 
 /** A progress printer on stderr, each line with the seconds since the command started. */
@@ -41,4 +48,4 @@ function progressPrinter() {
   return (step) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${step}\n`);
 }
 
-module.exports = { loadStrapi, progressPrinter };
+module.exports = { compiledApp, loadStrapi, progressPrinter };

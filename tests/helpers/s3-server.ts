@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import S3rver from '@20minutes/s3rver';
+
+/** The server's one account: its access key id and secret are both "S3RVER". */
+const ACCESS_KEY = 'S3RVER';
+
+export interface S3Server {
+  /** The S3 API's address, http://127.0.0.1:<port>. */
+  endpoint: string;
+  bucket: string;
+  /** The variables that put a service's uploads in this bucket (path-style, s3rver's credentials). */
+  env: Record<string, string>;
+  /** Every key in the bucket, sorted. */
+  keys: () => Promise<string[]>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A real S3 API server for the run (@20minutes/s3rver, from npm: see docs/testing.md), on a free 127.0.0.1
+ * port, keeping its objects in a temporary folder that goes with it, with one empty bucket.
+ */
+export async function startS3Server(bucket = 'studio-photos'): Promise<S3Server> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-s3-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    bucket,
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: ACCESS_KEY,
+      S3_SECRET_ACCESS_KEY: ACCESS_KEY,
+    },
+    keys: async () => {
+      // An anonymous ListObjects (version 1), paged by marker: the server's signature check rejects
+      // the AWS SDK's signed listing requests (its uploads, reads and deletes it checks correctly).
+      const keys: string[] = [];
+      let marker = '';
+      for (;;) {
+        const answer = await fetch(`${endpoint}/${bucket}?marker=${encodeURIComponent(marker)}`);
+        if (answer.status !== 200) throw new Error(`listing the bucket answered ${answer.status}`);
+        const listing = new XMLParser({ isArray: (name) => name === 'Contents' }).parse(await answer.text()) as {
+          ListBucketResult: { IsTruncated: boolean; Contents?: Array<{ Key: string | number }> };
+        };
+        const listed = (listing.ListBucketResult.Contents ?? []).map((object) => String(object.Key));
+        keys.push(...listed);
+        if (!listing.ListBucketResult.IsTruncated || listed.length === 0) return keys.sort();
+        marker = listed[listed.length - 1];
+      }
+    },
+    stop: async () => {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import supertest from 'supertest';
+import { checkedAgainstOpenApi } from '../helpers/openapi-check';
+import { everyUrl, jpegPhoto, publishWithCover, registerAdmin, uploadPhoto, type UploadedFile } from '../helpers/service-photos';
+import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { removeServiceDatabase, serviceDatabaseEnv, startServiceProcess } from '../helpers/service-process';
+
+const PHOTOS = 50;
+const SCRIPT = path.resolve(__dirname, '..', '..', 'scripts', 'move-uploads-to-bucket.js');
+
+let folder: string;
+let databaseFile: string;
+let publicDir: string;
+let store: S3Server;
+let jwt: string;
+let slug: string;
+let localUrls: string[];
+
+/** Runs the move command as an operator does (npm run uploads:move-to-bucket -- …); its summary. */
+async function move(...args: string[]): Promise<string> {
+  const started = process.hrtime.bigint();
+  const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT, ...args], {
+    env: { ...process.env, ...(await serviceDatabaseEnv(databaseFile)), ...store.env, PUBLIC_DIR: publicDir, LOG_LEVEL: 'error' },
+  });
+  process.stdout.write(
+    `[object-storage] move ${args.join(' ') || '(all)'}: ${Number(process.hrtime.bigint() - started) / 1e6} ms\n${stdout.trimEnd().replace(/^/gm, '  ')}\n`,
+  );
+  return stdout;
+}
+
+async function mediaLibrary(baseUrl: string): Promise<UploadedFile[]> {
+  const answer = await fetch(`${baseUrl}/upload/files?pageSize=100`, { headers: { Authorization: `Bearer ${jwt}` } });
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as { results: UploadedFile[] }).results;
+}
+
+beforeAll(async () => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-move-'));
+  databaseFile = path.join(folder, 'studio.db');
+  publicDir = path.join(folder, 'public');
+  fs.mkdirSync(path.join(publicDir, 'uploads'), { recursive: true });
+  store = await startS3Server();
+  // A studio on local files: 50 photos uploaded through the Media Library, one the cover of an article.
+  const studio = await startServiceProcess(databaseFile, { PUBLIC_DIR: publicDir });
+  try {
+    jwt = await registerAdmin(studio.baseUrl);
+    const started = process.hrtime.bigint();
+    const uploaded: UploadedFile[] = [];
+    for (let index = 0; index < PHOTOS; index += 1)
+      uploaded.push(await uploadPhoto(studio.baseUrl, jwt, `studio-${index}.jpg`, await jpegPhoto(640, 480, index * 5)));
+    process.stdout.write(
+      `[object-storage] ${PHOTOS} uploads on the local provider: ${(Number(process.hrtime.bigint() - started) / 1e6 / PHOTOS).toFixed(1)} ms a photo\n`,
+    );
+    slug = await publishWithCover(studio.baseUrl, jwt, 'Studio portraits', uploaded[0].id);
+    localUrls = uploaded.flatMap(everyUrl);
+  } finally {
+    await studio.stop();
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await store?.stop();
+  await removeServiceDatabase(databaseFile);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+describe('moving a studio’s local uploads into the bucket', () => {
+  it('lists what it would copy in a dry run and changes nothing', async () => {
+    expect(localUrls).toHaveLength(PHOTOS * 3);
+    expect(localUrls.every((url) => url.startsWith('/uploads/'))).toBe(true);
+    const summary = await move('--dry-run');
+    expect(summary).toContain(`would move ${PHOTOS} files (${PHOTOS * 3} objects`);
+    expect(summary).toContain('0 files missing on disk');
+    expect(await store.keys()).toEqual([]);
+  });
+
+  it('copies every original and every format, in batches and again, without a broken URL', async () => {
+    expect(await move('--limit', '20')).toContain('moved 20 files (60 objects');
+    const second = await move();
+    expect(second).toContain(`moved ${PHOTOS - 20} files (${(PHOTOS - 20) * 3} objects`);
+    expect(second).toContain('20 files were already in object storage');
+    const third = await move();
+    expect(third).toContain('moved 0 files (0 objects');
+    expect(third).toContain(`${PHOTOS} files were already in object storage`);
+
+    const expectedKeys = localUrls.map((url) => url.slice('/uploads/'.length)).sort();
+    expect(await store.keys()).toEqual(expectedKeys);
+
+    // The service on the bucket, with an empty public folder: nothing can come from the old disk.
+    const emptyPublic = path.join(folder, 'elsewhere');
+    fs.mkdirSync(emptyPublic);
+    const service = await startServiceProcess(databaseFile, { ...store.env, PUBLIC_DIR: emptyPublic });
+    try {
+      const files = await mediaLibrary(service.baseUrl);
+      expect(files).toHaveLength(PHOTOS);
+      const urls = files.flatMap(everyUrl);
+      expect(urls).toHaveLength(PHOTOS * 3);
+      for (const file of files) expect(file.provider).toBe('aws-s3');
+      for (const url of urls) {
+        expect(url.startsWith(`${store.endpoint}/${store.bucket}/`)).toBe(true);
+        const answer = await fetch(url, { method: 'HEAD' });
+        expect([url, answer.status, answer.headers.get('content-type'), answer.headers.get('cache-control')]).toEqual([
+          url,
+          200,
+          'image/jpeg',
+          'public, max-age=86400',
+        ]);
+      }
+      const article = (await supertest.agent(service.baseUrl).use(checkedAgainstOpenApi).get(`/api/artikel/${slug}`).expect(200)).body
+        .data as { cover: { url: string; formats: Array<{ url: string }> } };
+      const coverUrls = [article.cover.url, ...article.cover.formats.map((format) => format.url)];
+      expect(coverUrls.every((url) => urls.includes(url))).toBe(true);
+      for (const url of coverUrls) expect((await fetch(url)).status).toBe(200);
+
+      // The same photos' upload time on the bucket, for the figure beside the local one above.
+      const started = process.hrtime.bigint();
+      for (let index = 0; index < 10; index += 1)
+        expect((await uploadPhoto(service.baseUrl, jwt, `bucket-${index}.jpg`, await jpegPhoto(640, 480, index * 5))).provider).toBe(
+          'aws-s3',
+        );
+      process.stdout.write(
+        `[object-storage] 10 uploads to the bucket: ${(Number(process.hrtime.bigint() - started) / 1e6 / 10).toFixed(1)} ms a photo\n`,
+      );
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import supertest from 'supertest';
+import { checkedAgainstOpenApi } from '../helpers/openapi-check';
+import { everyUrl, jpegPhoto, publishWithCover, registerAdmin, uploadPhoto, type UploadedFile } from '../helpers/service-photos';
+import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+
+// Two service processes on one database, each with a public folder of its own: two machines, as far
+// as files go. Uploads go to a real S3 API server (s3rver) on 127.0.0.1.
+let folder: string;
+let databaseFile: string;
+let store: S3Server;
+let first: ServiceProcess;
+let second: ServiceProcess;
+let jwt: string;
+let photo: Buffer;
+let uploaded: UploadedFile;
+let slug: string;
+
+const publicDir = (name: string) => {
+  const dir = path.join(folder, name);
+  fs.mkdirSync(path.join(dir, 'uploads'), { recursive: true });
+  return dir;
+};
+
+beforeAll(async () => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-two-machines-'));
+  databaseFile = path.join(folder, 'shared.db');
+  store = await startS3Server();
+  first = await startServiceProcess(databaseFile, { ...store.env, PUBLIC_DIR: publicDir('first') });
+  second = await startServiceProcess(databaseFile, { ...store.env, PUBLIC_DIR: publicDir('second') });
+  jwt = await registerAdmin(first.baseUrl);
+  photo = await jpegPhoto(1200, 800, 90);
+  const started = process.hrtime.bigint();
+  uploaded = await uploadPhoto(first.baseUrl, jwt, 'harbour-at-dusk.jpg', photo);
+  process.stdout.write(
+    `[object-storage] upload of a 1200×800 photo and its formats: ${Number(process.hrtime.bigint() - started) / 1e6} ms\n`,
+  );
+  slug = await publishWithCover(first.baseUrl, jwt, 'Harbour at dusk', uploaded.id);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([first?.stop(), second?.stop()]);
+  await store?.stop();
+  await removeServiceDatabase(databaseFile);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+interface Photo {
+  url: string;
+  formats: Array<{ name: string; url: string }>;
+  srcset: string;
+}
+
+describe('photos on more than one machine', () => {
+  it('serves a photo uploaded through one instance from the store, with every URL the other instance hands out', async () => {
+    const read = await supertest.agent(second.baseUrl).use(checkedAgainstOpenApi).get(`/api/artikel/${slug}`).expect(200);
+    const fetched = await fetch(`${second.baseUrl}/api/artikel/${slug}`);
+    expect(fetched.status).toBe(200);
+    const article = ((await fetched.json()) as { data: { cover: Photo; cover_image_url: string; json_ld: string; views: number } }).data;
+    expect({ ...article, views: 0 }).toEqual({ ...read.body.data, views: 0 });
+
+    const cover = article.cover;
+    const urls = [cover.url, ...cover.formats.map((format) => format.url)];
+    // What a browser does with the URL the other instance handed out (a path is on that instance).
+    const original = await fetch(new URL(cover.url, second.baseUrl));
+    expect(original.status).toBe(200);
+    // The Media Library may optimise the original (sizeOptimization): the photo, not its bytes.
+    expect(await sharp(Buffer.from(await original.arrayBuffer())).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 800 });
+    expect(cover.formats.map((format) => format.name).sort()).toEqual(['large', 'medium', 'small', 'thumbnail']);
+    for (const url of urls) expect(url.startsWith(`${store.endpoint}/${store.bucket}/`)).toBe(true);
+    expect(article.cover_image_url).toBe(cover.url);
+    expect((JSON.parse(article.json_ld) as { image: string[] }).image).toEqual([cover.url]);
+
+    // The bytes came from the store, not from either instance's disk.
+    for (const url of urls) {
+      const answer = await fetch(url, { method: 'HEAD' });
+      expect([url, answer.status, answer.headers.get('content-type'), answer.headers.get('cache-control')]).toEqual([
+        url,
+        200,
+        'image/jpeg',
+        'public, max-age=86400',
+      ]);
+    }
+    expect(fs.readdirSync(path.join(folder, 'first', 'uploads'))).toEqual([]);
+    expect(fs.readdirSync(path.join(folder, 'second', 'uploads'))).toEqual([]);
+
+    // The feeds and the sitemap of the other instance name the store's URL too.
+    for (const feed of ['/api/artikel/feed/rss', '/api/artikel/feed/json', '/api/artikel/sitemap.xml']) {
+      const answer = await fetch(`${second.baseUrl}${feed}`);
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain(cover.url);
+    }
+  });
+
+  it('removes the original and every rendition from the store when the photo is deleted in the Media Library', async () => {
+    const keysBefore = await store.keys();
+    const file = (await (
+      await fetch(`${first.baseUrl}/upload/files/${uploaded.id}`, { headers: { Authorization: `Bearer ${jwt}` } })
+    ).json()) as UploadedFile;
+    const urls = everyUrl(file);
+    expect(urls).toHaveLength(5);
+    for (const url of urls) expect(keysBefore).toContain(url.slice(`${store.endpoint}/${store.bucket}/`.length));
+
+    const deleted = await fetch(`${first.baseUrl}/upload/files/${uploaded.id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${jwt}` },
+    });
+    expect(deleted.status).toBe(200);
+    for (const url of urls) expect((await fetch(url)).status).toBe(404);
+    expect(await store.keys()).toEqual(keysBefore.filter((key) => !urls.some((url) => url.endsWith(`/${key}`))));
+    expect(await store.keys()).toEqual([]);
+  });
+});
