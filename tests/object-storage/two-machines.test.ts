@@ -97,12 +97,22 @@ describe('photos on more than one machine', () => {
   });
 
   it('removes the original and every rendition from the store when the photo is deleted in the Media Library', async () => {
+    // The AVIF and WebP renditions are made after the upload answered: the photo is deleted once they are stored.
+    const fileRecord = async () =>
+      (await (
+        await fetch(`${first.baseUrl}/upload/files/${uploaded.id}`, { headers: { Authorization: `Bearer ${jwt}` } })
+      ).json()) as UploadedFile;
+    const deadline = Date.now() + 120_000;
+    let file = await fileRecord();
+    while (!Object.keys(file.formats ?? {}).some((key) => key.startsWith('webp_'))) {
+      if (Date.now() > deadline) throw new Error('the renditions were not made');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      file = await fileRecord();
+    }
     const keysBefore = await store.keys();
-    const file = (await (
-      await fetch(`${first.baseUrl}/upload/files/${uploaded.id}`, { headers: { Authorization: `Bearer ${jwt}` } })
-    ).json()) as UploadedFile;
     const urls = everyUrl(file);
-    expect(urls).toHaveLength(5);
+    // The original, Strapi's four sizes, and AVIF and WebP at its three breakpoints.
+    expect(urls).toHaveLength(11);
     for (const url of urls) expect(keysBefore).toContain(url.slice(`${store.endpoint}/${store.bucket}/`.length));
 
     const deleted = await fetch(`${first.baseUrl}/upload/files/${uploaded.id}`, {

@@ -66,11 +66,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const sizes = renditionSizes(breakpoints, Math.max(shown.width, shown.height));
     const folder = await mkdtemp(join(tmpdir(), 'artikel-renditions-'));
     const made: Record<string, Record<string, unknown>> = {};
+    // A photo deleted or replaced while its renditions are made stops being worked on.
+    const stillCurrent = async () => (await findPhotoFile(strapi, id))?.hash === file.hash;
     try {
-      for (const format of RENDITION_FORMATS) {
+      work: for (const format of RENDITION_FORMATS) {
         if (file.mime === RENDITION_MIMES[format]) continue;
         for (const [size, pixels] of sizes) {
           if (stopped) return 'skipped';
+          if (!(await stillCurrent())) break work;
           const key = renditionKey(format, size);
           try {
             const path = join(folder, `${key}.${format}`);
