@@ -107,7 +107,12 @@ let reader: ExifTool | null = null;
 
 /** Every metadata tag a served file holds, read by ExifTool from the bytes the server sent. */
 export async function tagsOfServedFile(app: TestApp, url: string): Promise<Tags> {
-  const response = await fetch(new URL(url, await app.baseUrl()));
+  return tagsAt(new URL(url, await app.baseUrl()).toString());
+}
+
+/** Every metadata tag of the file at an absolute URL (an object store's, say), read by ExifTool. */
+export async function tagsAt(url: string): Promise<Tags> {
+  const response = await fetch(url);
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
   const folder = await mkdtemp(join(tmpdir(), 'served-photo-'));
   try {

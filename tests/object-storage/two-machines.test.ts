@@ -4,7 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import supertest from 'supertest';
 import { checkedAgainstOpenApi } from '../helpers/openapi-check';
-import { everyUrl, jpegPhoto, publishWithCover, registerAdmin, uploadPhoto, type UploadedFile } from '../helpers/service-photos';
+import { CAMERA_EXIF_RECORD, endTagReader, photoFile, privateTagsIn, tagsAt } from '../helpers/photos';
+import { everyUrl, publishWithCover, registerAdmin, uploadPhoto, type UploadedFile } from '../helpers/service-photos';
 import { startS3Server, type S3Server } from '../helpers/s3-server';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 
@@ -33,7 +34,8 @@ beforeAll(async () => {
   first = await startServiceProcess(databaseFile, { ...store.env, PUBLIC_DIR: publicDir('first') });
   second = await startServiceProcess(databaseFile, { ...store.env, PUBLIC_DIR: publicDir('second') });
   jwt = await registerAdmin(first.baseUrl);
-  photo = await jpegPhoto(1200, 800, 90);
+  // A camera's JPEG, GPS position and serial number included.
+  photo = await photoFile('jpeg', 1200, 800);
   const started = process.hrtime.bigint();
   uploaded = await uploadPhoto(first.baseUrl, jwt, 'harbour-at-dusk.jpg', photo);
   process.stdout.write(
@@ -45,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([first?.stop(), second?.stop()]);
   await store?.stop();
+  await endTagReader();
   await removeServiceDatabase(databaseFile);
   fs.rmSync(folder, { recursive: true, force: true });
 });
@@ -93,6 +96,15 @@ describe('photos on more than one machine', () => {
       const answer = await fetch(`${second.baseUrl}${feed}`);
       expect(answer.status).toBe(200);
       expect(await answer.text()).toContain(cover.url);
+    }
+  });
+
+  it('stores no GPS position, serial number or owner name in the bucket, and the other instance serves the camera data', async () => {
+    const read = await supertest.agent(second.baseUrl).use(checkedAgainstOpenApi).get(`/api/artikel/${slug}`).expect(200);
+    const cover = (read.body as { data: { cover: Photo & { exif: unknown } } }).data.cover;
+    expect(cover.exif).toEqual(CAMERA_EXIF_RECORD);
+    for (const url of [cover.url, ...cover.formats.map((format) => format.url)]) {
+      expect({ url, privateTags: privateTagsIn(await tagsAt(url)) }).toEqual({ url, privateTags: [] });
     }
   });
 
