@@ -32,9 +32,12 @@ interface ContentTypesService {
  */
 const FIELD_TEXTS: FieldTexts = fieldTextsOf(english);
 
-/** Fields that must come after another in the edit form: the free-text cover URL after the picker. */
+/** Fields that must come after another in the edit form: the free-text cover URL after the picker, the camera-data switch after the gallery. */
 const PLACED_AFTER: Record<string, Array<{ field: string; after: string }>> = {
-  [ARTICLE_UID]: [{ field: 'cover_image_url', after: 'cover' }],
+  [ARTICLE_UID]: [
+    { field: 'cover_image_url', after: 'cover' },
+    { field: 'hide_exif', after: 'gallery' },
+  ],
 };
 
 /** Columns the list view shows: which articles are scheduled, and for when. */
