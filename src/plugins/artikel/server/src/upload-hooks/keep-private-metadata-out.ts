@@ -62,7 +62,7 @@ async function reencodeWithoutMetadata(file: FileOnItsWay, path: string): Promis
     await sharp(path).rotate().toFile(target);
   } catch {
     throw new errors.ApplicationError(
-      `The metadata of "${file.name ?? 'this image'}" cannot be read, so its location data cannot be removed: export the photo again from your photo editor and upload it again.`,
+      `"${file.name ?? 'This file'}" cannot be read as an image, so its location data cannot be removed: export the photo again from your photo editor and upload it again.`,
     );
   }
   file.filepath = target;
