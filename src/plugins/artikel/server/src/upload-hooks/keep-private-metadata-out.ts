@@ -1,9 +1,8 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { errors } from '@strapi/utils';
 import sharp from 'sharp';
 import { keepOnlyPublicTags } from '../infrastructure/exiftool';
@@ -20,12 +19,20 @@ export function keepPrivateMetadataOut(provider: ProviderService): ProviderServi
   const extended: ProviderService = {
     ...provider,
     async upload(file) {
-      await removePrivateMetadata(file);
-      return provider.upload.call(extended, file);
+      const done = await removePrivateMetadata(file);
+      try {
+        return await provider.upload.call(extended, file);
+      } finally {
+        await done();
+      }
     },
     async replace(newFile, oldFile) {
-      await removePrivateMetadata(newFile);
-      return provider.replace.call(extended, newFile, oldFile);
+      const done = await removePrivateMetadata(newFile);
+      try {
+        return await provider.replace.call(extended, newFile, oldFile);
+      } finally {
+        await done();
+      }
     },
   };
   return extended;
@@ -42,18 +49,29 @@ async function mayHoldPrivateMetadata(path: string): Promise<boolean> {
   }
 }
 
-async function removePrivateMetadata(file: FileOnItsWay): Promise<void> {
-  if (!isRasterImage(file.mime)) return;
-  const path = file.filepath ?? (await writtenToDisk(file));
-  if (!(await mayHoldPrivateMetadata(path))) return;
+const nothingToRemove = async () => undefined;
+
+/** Cleans the file before it is stored; the function it answers removes what the cleaning wrote once the file is stored. */
+async function removePrivateMetadata(file: FileOnItsWay): Promise<() => Promise<void>> {
+  if (!isRasterImage(file.mime)) return nothingToRemove;
+  let ownFolder: string | null = null;
+  if (file.filepath === undefined) ownFolder = await writtenToDisk(file);
+  const done = ownFolder === null ? nothingToRemove : () => rm(ownFolder as string, { recursive: true, force: true });
+  const path = file.filepath as string;
   try {
-    await keepOnlyPublicTags(path);
-  } catch {
-    // ExifTool refused the file (damaged metadata): its pixels, encoded again, carry none at all.
-    await reencodeWithoutMetadata(file, path);
-    return;
+    if (!(await mayHoldPrivateMetadata(path))) return done;
+    try {
+      await keepOnlyPublicTags(path);
+      await sizeFromDisk(file, path);
+    } catch {
+      // ExifTool refused the file (damaged metadata): its pixels, encoded again, carry none at all.
+      await reencodeWithoutMetadata(file, path);
+    }
+    return done;
+  } catch (error) {
+    await done();
+    throw error;
   }
-  await sizeFromDisk(file, path);
 }
 
 async function reencodeWithoutMetadata(file: FileOnItsWay, path: string): Promise<void> {
@@ -76,12 +94,12 @@ async function sizeFromDisk(file: FileOnItsWay, path: string): Promise<void> {
   file.size = Math.round((bytes / 1000) * 100) / 100;
 }
 
-/** A file that came as a stream only, written to a folder of its own so it can be rewritten. */
+/** A file that came as a stream only, written to a folder of its own (answered) so it can be rewritten. */
 async function writtenToDisk(file: FileOnItsWay): Promise<string> {
-  const folder = file.tmpWorkingDirectory ?? (await mkdtemp(join(tmpdir(), 'artikel-upload-')));
-  const path = join(folder, `clean-${file.hash}${file.ext ?? ''}`);
+  const folder = await mkdtemp(join(tmpdir(), 'artikel-upload-'));
+  const path = join(folder, `${file.hash}${file.ext ?? ''}`);
   await pipeline(file.getStream(), createWriteStream(path));
   file.filepath = path;
   file.getStream = () => createReadStream(path);
-  return path;
+  return folder;
 }
