@@ -72,7 +72,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       work: for (const format of RENDITION_FORMATS) {
         if (file.mime === RENDITION_MIMES[format]) continue;
         for (const [size, pixels] of sizes) {
-          if (stopped) return 'skipped';
+          if (stopped) break work;
           if (!(await stillCurrent())) break work;
           const key = renditionKey(format, size);
           try {
