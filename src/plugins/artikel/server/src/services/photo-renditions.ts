@@ -56,13 +56,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const file = await findPhotoFile(strapi, id);
     if (file === null) return 'gone';
     if (file.mime === null || !RENDERABLE.has(file.mime)) return 'skipped';
+    const breakpoints = strapi.config.get('plugin::upload.breakpoints', DEFAULT_BREAKPOINTS) as Record<string, number>;
+    // Done when every rendition its size calls for is stored (a service stopped halfway leaves some out).
+    const expected =
+      file.width && file.height
+        ? RENDITION_FORMATS.filter((format) => file.mime !== RENDITION_MIMES[format]).flatMap((format) =>
+            renditionSizes(breakpoints, Math.max(file.width as number, file.height as number)).map(([size]) => renditionKey(format, size)),
+          )
+        : [];
     const existing = Object.keys(file.formats).filter(isRenditionKey);
-    if (existing.length > 0 && !options.again) return 'present';
+    if (!options.again && existing.length > 0 && expected.every((key) => key in file.formats)) return 'present';
 
     const source = await storedBytes(strapi, file.url);
     const shown = await shownSizeOf(source);
     if (shown === null) return 'skipped';
-    const breakpoints = strapi.config.get('plugin::upload.breakpoints', DEFAULT_BREAKPOINTS) as Record<string, number>;
     const sizes = renditionSizes(breakpoints, Math.max(shown.width, shown.height));
     const folder = await mkdtemp(join(tmpdir(), 'artikel-renditions-'));
     const made: Record<string, Record<string, unknown>> = {};
