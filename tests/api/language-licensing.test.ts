@@ -125,34 +125,40 @@ describe('with the default settings', () => {
   });
   afterAll(() => app.stop());
 
-  it.each(['supertest', 'fetch'] as const)('names Indonesian (id) in every feed, in json_ld, in the Markdown and in the OpenAPI examples (%s)', async (client) => {
-    expect(await languagesNamed(served[client])).toEqual({
-      rss: 'id',
-      atom: 'id',
-      json: 'id',
-      jsonVersion: 'https://jsonfeed.org/version/1.1',
-      jsonLd: 'id',
-      markdown: 'id',
-      openApiPosting: ['id'],
-    });
-    expect(served[client].llms).toContain('written in Indonesian (id)');
-  });
+  it.each(['supertest', 'fetch'] as const)(
+    'names Indonesian (id) in every feed, in json_ld, in the Markdown and in the OpenAPI examples (%s)',
+    async (client) => {
+      expect(await languagesNamed(served[client])).toEqual({
+        rss: 'id',
+        atom: 'id',
+        json: 'id',
+        jsonVersion: 'https://jsonfeed.org/version/1.1',
+        jsonLd: 'id',
+        markdown: 'id',
+        openApiPosting: ['id'],
+      });
+      expect(served[client].llms).toContain('written in Indonesian (id)');
+    },
+  );
 
-  it.each(['supertest', 'fetch'] as const)('marks every image in json_ld with the studio as creator and credit and the default notice, and no license (%s)', (client) => {
-    const { posting, article } = served[client];
-    const notice = `© ${yearOf(article.published_at)} Lichtbild Studio`;
-    expect(posting.image).toEqual(
-      [article.cover_image_url, ...article.gallery.map((photo) => photo.url)].map((url) => ({
-        '@type': 'ImageObject',
-        contentUrl: url,
-        url,
-        creator: { '@type': 'Organization', name: 'Lichtbild Studio' },
-        creditText: 'Lichtbild Studio',
-        copyrightNotice: notice,
-      })),
-    );
-    expect(posting.image).toHaveLength(2);
-  });
+  it.each(['supertest', 'fetch'] as const)(
+    'marks every image in json_ld with the studio as creator and credit and the default notice, and no license (%s)',
+    (client) => {
+      const { posting, article } = served[client];
+      const notice = `© ${yearOf(article.published_at)} Lichtbild Studio`;
+      expect(posting.image).toEqual(
+        [article.cover_image_url, ...article.gallery.map((photo) => photo.url)].map((url) => ({
+          '@type': 'ImageObject',
+          contentUrl: url,
+          url,
+          creator: { '@type': 'Organization', name: 'Lichtbild Studio' },
+          creditText: 'Lichtbild Studio',
+          copyrightNotice: notice,
+        })),
+      );
+      expect(posting.image).toHaveLength(2);
+    },
+  );
 
   it('puts the same notice in the RSS and Atom feeds', async () => {
     const notice = `© ${yearOf(served.supertest.article.published_at)} Lichtbild Studio`;
@@ -214,7 +220,10 @@ describe('a setting out of bounds', () => {
     [{ ARTIKEL_LANGUAGE: 'en_US' }, 'ARTIKEL_LANGUAGE must be a BCP 47 language tag of at most 35 characters, e.g. id, en or en-GB'],
     [{ ARTIKEL_LANGUAGE: 'x'.repeat(36) }, 'ARTIKEL_LANGUAGE must be a BCP 47 language tag of at most 35 characters'],
     [{ ARTIKEL_LICENSE_URL: 'ftp://studio.example/license' }, 'ARTIKEL_LICENSE_URL must be an http(s) URL of at most 2000 characters'],
-    [{ ARTIKEL_ACQUIRE_LICENSE_URL: 'javascript:alert(1)' }, 'ARTIKEL_ACQUIRE_LICENSE_URL must be an http(s) URL of at most 2000 characters'],
+    [
+      { ARTIKEL_ACQUIRE_LICENSE_URL: 'javascript:alert(1)' },
+      'ARTIKEL_ACQUIRE_LICENSE_URL must be an http(s) URL of at most 2000 characters',
+    ],
     [{ ARTIKEL_COPYRIGHT_NOTICE: 'x'.repeat(201) }, 'ARTIKEL_COPYRIGHT_NOTICE must be 1 to 200 characters without control characters'],
     [{ ARTIKEL_COPYRIGHT_NOTICE: '© {yaer} {studio}' }, 'ARTIKEL_COPYRIGHT_NOTICE may name {year} and {studio} only, not {yaer}'],
     [{ STUDIO_NAME: 'S'.repeat(201) }, 'STUDIO_NAME must be 1 to 200 characters without control characters'],
