@@ -95,6 +95,8 @@ async function languagesNamed(served: Served) {
   const front = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(served.markdown)?.[1] ?? '') as Record<string, unknown>;
   return {
     rss: (rss as { language?: string }).language,
+    // The feed's own words, in that language where the service has them (else English).
+    description: rss.description,
     atom: /^<\?xml[^>]*>\s*<feed [^>]*xml:lang="([^"]*)"/.exec(served.atom)?.[1],
     json: served.json.language,
     jsonVersion: served.json.version,
@@ -130,6 +132,7 @@ describe('with the default settings', () => {
     async (client) => {
       expect(await languagesNamed(served[client])).toEqual({
         rss: 'id',
+        description: 'Artikel terbaru dari Lichtbild Studio',
         atom: 'id',
         json: 'id',
         jsonVersion: 'https://jsonfeed.org/version/1.1',
@@ -189,6 +192,7 @@ describe('with a language, notice and license configured', () => {
   it.each(['supertest', 'fetch'] as const)('names the configured language, in its canonical form, everywhere (%s)', async (client) => {
     expect(await languagesNamed(served[client])).toEqual({
       rss: 'en-GB',
+      description: 'The newest articles of Lichtbild Studio',
       atom: 'en-GB',
       json: 'en-GB',
       jsonVersion: 'https://jsonfeed.org/version/1.1',

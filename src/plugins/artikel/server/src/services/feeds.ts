@@ -6,6 +6,7 @@ import { publishedArticles } from '../repositories/articles';
 import { type RecordContext, toArticleSummary } from '../presenters/article-records';
 import { renderedContentHtml } from '../infrastructure/text-work';
 import { articlePageUrl, siteHomeUrl } from '../presenters/links';
+import { feedDescription } from '../presenters/feed-texts';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { copyrightNotice } from '../utils/copyright-notice';
 import { recordContext } from './record-context';
@@ -117,7 +118,7 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
     });
     const feed = new Feed({
       title: xmlText(title),
-      description: xmlText(`The newest articles of ${title}`),
+      description: xmlText(feedDescription(title, context.language)),
       id: siteHomeUrl(site),
       link: siteHomeUrl(site),
       language: context.language,
