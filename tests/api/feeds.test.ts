@@ -94,7 +94,7 @@ describe('feeds of the newest articles', () => {
         date_published: string;
       }>;
     };
-    expect(feed.version).toBe('https://jsonfeed.org/version/1');
+    expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
     expect(feed.home_page_url).toBe('https://studio.example/');
     expect(feed.items.map((item) => item.url)).toEqual(newestFirst.map(pageOf));
     const night = feed.items.find((item) => item.url === pageOf('studio-night'));

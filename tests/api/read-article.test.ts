@@ -209,10 +209,11 @@ describe('structured data', () => {
     });
     expect(typeof posting.headline).toBe('string');
     expect([...posting.headline].length).toBeLessThanOrEqual(110);
-    expect(posting.image).toEqual([
+    expect(posting.image.map((image: { contentUrl: string }) => image.contentUrl)).toEqual([
       ...(article.cover_image_url ? [article.cover_image_url] : []),
       ...article.gallery.map((image: { url: string }) => image.url),
     ]);
+    expect(posting.inLanguage).toBe('id');
     expect(typeof posting.keywords).toBe('string');
     expect(posting.keywords.split(', ')).toEqual(article.meta_keywords ? expect.any(Array) : article.tags);
     expect(posting.url).toBe(`/api/artikel/${article.slug}`);

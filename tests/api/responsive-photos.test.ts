@@ -114,7 +114,7 @@ describe('responsive photos', () => {
     expect(article.gallery).toHaveLength(2);
     expectResponsive(article.gallery[0], 1200);
     expectResponsive(article.gallery[1], 1400);
-    expect((JSON.parse(article.json_ld) as { image: string[] }).image).toEqual([
+    expect((JSON.parse(article.json_ld) as { image: Array<{ contentUrl: string }> }).image.map((image) => image.contentUrl)).toEqual([
       article.cover.url,
       ...article.gallery.map((image) => image.url),
     ]);

@@ -1,5 +1,7 @@
 import { ADMIN_LOCALES, DEFAULT_ADMIN_LOCALE, isAdminLocale } from '../../../shared/admin-locales';
 import { isBlank } from '../utils/blank';
+import { DEFAULT_COPYRIGHT_NOTICE, NOTICE_PLACEHOLDERS, unknownNoticePlaceholders } from '../utils/copyright-notice';
+import { canonicalLanguageTag, LANGUAGE_TAG_LENGTH } from '../utils/language-tag';
 
 export interface ArtikelConfig {
   /** The author of an article that names none (environment variable STUDIO_NAME). */
@@ -36,6 +38,14 @@ export interface ArtikelConfig {
   trashDays: number;
   /** The admin language stored on a new admin user created without one (ADMIN_DEFAULT_LOCALE). */
   adminDefaultLocale: string;
+  /** The language the articles are written in, a BCP 47 tag in canonical form (ARTIKEL_LANGUAGE): feeds, json_ld, Markdown, OpenAPI examples. */
+  language: string;
+  /** Every image's copyright notice in json_ld and the feeds' copyright, with {year} and {studio} (ARTIKEL_COPYRIGHT_NOTICE). */
+  copyrightNotice: string;
+  /** The license of every image in json_ld (ARTIKEL_LICENSE_URL); empty: none is named. */
+  licenseUrl: string;
+  /** Where a license for an image can be had (ARTIKEL_ACQUIRE_LICENSE_URL); empty: none is named. */
+  acquireLicenseUrl: string;
 }
 
 const DEFAULT_POSTS_PER_MINUTE = 60;
@@ -67,6 +77,14 @@ const DEFAULT_REVISIONS_DAYS = 365;
 const DEFAULT_CLEANUP_SECONDS = 3600;
 // A month to notice a wrong delete, as the trash of most editors' tools.
 const DEFAULT_TRASH_DAYS = 30;
+// The studio writes in Indonesian (the contract's third round).
+const DEFAULT_LANGUAGE = 'id';
+// Names and notices are printed in feeds and structured data, one line each.
+const TEXT_SETTING_LENGTH = 200;
+// The URL length every browser and crawler handles.
+const URL_SETTING_LENGTH = 2000;
+// C0 and C1 controls (line breaks included): a name or notice is one line of text.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 function wholeNumberFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || isBlank(value)) return fallback;
@@ -76,6 +94,28 @@ function wholeNumberFromEnv(value: string | undefined, fallback: number): number
 /** By default the draft preview is the article's own page with the token as a query parameter. */
 function defaultPreviewUrl(articleUrl: string): string {
   return articleUrl === '' ? '' : `${articleUrl}${articleUrl.includes('?') ? '&' : '?'}preview={token}`;
+}
+
+/** One line of text of 1 to TEXT_SETTING_LENGTH characters (code points). */
+function isBoundedLine(value: unknown): boolean {
+  return typeof value === 'string' && !isBlank(value) && [...value].length <= TEXT_SETTING_LENGTH && !CONTROL_CHARACTER.test(value);
+}
+
+/** An absolute http(s) URL of at most URL_SETTING_LENGTH characters; '' (not configured) passes. */
+function isOptionalHttpUrl(value: unknown): boolean {
+  if (value === '') return true;
+  if (typeof value !== 'string' || value.length > URL_SETTING_LENGTH) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The tag in canonical form; a value that is no tag is kept as written, for the validator to refuse. */
+function languageFromEnv(value: string | undefined): string {
+  const written = value?.trim() || DEFAULT_LANGUAGE;
+  return canonicalLanguageTag(written) ?? written;
 }
 
 function isHttpUrlPattern(pattern: string): boolean {
@@ -107,11 +147,39 @@ export default {
       cleanupSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CLEANUP_SECONDS, DEFAULT_CLEANUP_SECONDS),
       trashDays: wholeNumberFromEnv(process.env.ARTIKEL_TRASH_DAYS, DEFAULT_TRASH_DAYS),
       adminDefaultLocale: process.env.ADMIN_DEFAULT_LOCALE?.trim() || DEFAULT_ADMIN_LOCALE,
+      language: languageFromEnv(process.env.ARTIKEL_LANGUAGE),
+      copyrightNotice: process.env.ARTIKEL_COPYRIGHT_NOTICE?.trim() || DEFAULT_COPYRIGHT_NOTICE,
+      licenseUrl: process.env.ARTIKEL_LICENSE_URL?.trim() ?? '',
+      acquireLicenseUrl: process.env.ARTIKEL_ACQUIRE_LICENSE_URL?.trim() ?? '',
     };
   },
   validator(config: ArtikelConfig) {
-    if (typeof config.studioName !== 'string' || isBlank(config.studioName)) {
-      throw new Error('artikel: studioName must be a non-empty string');
+    if (!isBoundedLine(config.studioName)) {
+      throw new Error(`artikel: STUDIO_NAME must be 1 to ${TEXT_SETTING_LENGTH} characters without control characters`);
+    }
+    if (typeof config.language !== 'string' || canonicalLanguageTag(config.language) !== config.language) {
+      throw new Error(
+        `artikel: ARTIKEL_LANGUAGE must be a BCP 47 language tag of at most ${LANGUAGE_TAG_LENGTH} characters, e.g. id, en or en-GB (got "${String(config.language).slice(0, 40)}")`,
+      );
+    }
+    if (!isBoundedLine(config.copyrightNotice)) {
+      throw new Error(`artikel: ARTIKEL_COPYRIGHT_NOTICE must be 1 to ${TEXT_SETTING_LENGTH} characters without control characters`);
+    }
+    const unknownPlaceholders = unknownNoticePlaceholders(config.copyrightNotice);
+    if (unknownPlaceholders.length > 0) {
+      throw new Error(
+        `artikel: ARTIKEL_COPYRIGHT_NOTICE may name ${NOTICE_PLACEHOLDERS.map((name) => `{${name}}`).join(' and ')} only, not ${unknownPlaceholders.map((name) => `{${name}}`).join(', ')}`,
+      );
+    }
+    for (const [name, value] of [
+      ['ARTIKEL_LICENSE_URL', config.licenseUrl],
+      ['ARTIKEL_ACQUIRE_LICENSE_URL', config.acquireLicenseUrl],
+    ] as const) {
+      if (!isOptionalHttpUrl(value)) {
+        throw new Error(
+          `artikel: ${name} must be an http(s) URL of at most ${URL_SETTING_LENGTH} characters, e.g. https://studio.example/lisensi`,
+        );
+      }
     }
     if (!Number.isSafeInteger(config.postsPerMinute) || config.postsPerMinute < 0) {
       throw new Error('artikel: ARTIKEL_RATE_LIMIT must be a whole number of posts per minute (0 turns the limit off)');

@@ -27,6 +27,7 @@ import {
 import { FEED_CONTENT_TYPES } from '../services/feeds';
 import { API_REFERENCE_PAGE, type ScriptEncoding } from '../services/api-reference';
 import { llmsText } from '../presenters/llms-text';
+import { openApiDocumentFor } from '../presenters/openapi-document';
 import { summariesCsv } from '../presenters/other-representations';
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -254,10 +255,10 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = body;
   },
 
-  /** The OpenAPI 3.1 description of these routes, as kept in the repository (openapi/openapi.json). */
+  /** The OpenAPI 3.1 description of these routes, as kept in the repository (openapi/openapi.json), with the configured language in its examples. */
   async openApi(ctx: Context) {
     await validateNoParameters(ctx.query);
-    ctx.body = openApiDocument;
+    ctx.body = openApiDocumentFor(openApiDocument, getConfig(strapi, 'language'));
   },
 
   /** The human-readable API reference: Redoc rendering openapi.json, served locally. */
@@ -301,7 +302,7 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async llmsText(ctx: Context) {
     await validateNoParameters(ctx.query);
     ctx.set('Content-Type', 'text/plain; charset=utf-8');
-    ctx.body = llmsText(apiBase(strapi, ctx));
+    ctx.body = llmsText(apiBase(strapi, ctx), getConfig(strapi, 'language'));
   },
 });
 

@@ -2,7 +2,7 @@ import { blankToNull } from '../utils/blank';
 import type { ArticleDetailRecord, ArticleRecord } from '../repositories/articles';
 import { type Photo, toPhoto } from './photos';
 import { articlePageUrl } from './links';
-import { blogPosting, embeddableJson } from './structured-data';
+import { blogPosting, embeddableJson, type ImageRights } from './structured-data';
 import { parseTags } from '../utils/tags';
 import { readingTimeMinutes, summarize } from '../utils/content';
 
@@ -46,6 +46,10 @@ export interface RecordContext {
   mediaBaseUrl: string;
   /** The public page of an article, with {slug} (SITE_ARTICLE_URL); empty without a site. */
   articleUrlPattern?: string;
+  /** The language the studio writes in (ARTIKEL_LANGUAGE), named in json_ld. */
+  language: string;
+  /** The rights every image in json_ld names. */
+  imageRights: ImageRights;
 }
 
 export function absoluteMediaUrl(url: string, context: Pick<RecordContext, 'mediaBaseUrl'>): string {
@@ -113,6 +117,8 @@ export function toFullArticle(
         imageUrls: [...(summary.cover_image_url ? [summary.cover_image_url] : []), ...gallery.map((image) => image.url)],
         author: summary.author,
         studioName: context.studioName,
+        language: context.language,
+        imageRights: context.imageRights,
         publishedAt: summary.published_at,
         updatedAt: summary.updated_at,
         keywords:

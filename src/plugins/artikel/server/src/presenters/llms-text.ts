@@ -1,13 +1,15 @@
+import { englishLanguageName } from '../utils/language-tag';
+
 /**
  * /api/artikel/llms.txt: what an agent should know before it calls the API (the llms.txt
  * convention: a Markdown file at a known address), with the service's own links.
  */
-export function llmsText(apiBase: string): string {
+export function llmsText(apiBase: string, language: string): string {
   const api = new URL('/api/artikel', apiBase).toString();
   const mcp = new URL('/mcp', apiBase).toString();
   return `# Studio article API
 
-> The articles of a photography studio (written in Indonesian), served at ${api}. Reading needs
+> The articles of a photography studio (written in ${englishLanguageName(language)} (${language})), served at ${api}. Reading needs
 > no credential; writing needs a Strapi API token (REST) or a Strapi admin token (MCP).
 
 ## Reading

@@ -58,7 +58,7 @@ const yamlValue = (value: string | number | null): string =>
  * are left out: the text (and its ETag) changes only when the article does. The content comes
  * already converted (see contentAsMarkdown in utils/html-markdown.ts), which takes a thread's while.
  */
-export function articleMarkdown(article: FullArticle, contentMarkdown: string): string {
+export function articleMarkdown(article: FullArticle, contentMarkdown: string, language: string): string {
   const front: Array<[string, string | number | null]> = [
     ['title', article.title],
     ['slug', article.slug],
@@ -71,6 +71,8 @@ export function articleMarkdown(article: FullArticle, contentMarkdown: string): 
     ['published_at', article.published_at],
     ['updated_at', article.updated_at],
     ['status', article.status],
+    // The language it is written in (ARTIKEL_LANGUAGE), as static site generators read it.
+    ['language', language],
   ];
   const lines = front.map(([key, value]) => `${key}: ${yamlValue(value)}`);
   return `---\n${lines.join('\n')}\n---\n\n# ${article.title}\n\n${contentMarkdown.trim()}\n`;

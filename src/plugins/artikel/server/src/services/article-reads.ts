@@ -25,6 +25,7 @@ import type { ListQuery } from '../validation/read-queries';
 import type { ArticleViewsService } from './types';
 import { quotedText } from '../utils/quoted-text';
 import { articleMarkdown } from '../presenters/other-representations';
+import { recordContext as contextOfRecords } from './record-context';
 import { TextWorkFailure, renderedContentHtml, textWork } from '../infrastructure/text-work';
 
 const MEDIA_FIELDS = [
@@ -138,11 +139,11 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = publishedArticles(strapi);
   const views = (): ArticleViewsService => strapi.plugin(PLUGIN_ID).service('article-views') as ArticleViewsService;
 
-  const recordContext = (): RecordContext => ({
-    studioName: getConfig(strapi, 'studioName'),
-    mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) ?? '',
-    articleUrlPattern: getConfig(strapi, 'siteArticleUrl'),
-  });
+  const recordContext = (): RecordContext =>
+    contextOfRecords(strapi, {
+      mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) ?? '',
+      articleUrlPattern: getConfig(strapi, 'siteArticleUrl'),
+    });
 
   const summariesOf = (records: ArticleRecord[]): ArticleSummary[] => {
     const context = recordContext();
@@ -392,7 +393,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
             strapi.log.warn(`[artikel] Markdown of ${article.id} keeps its HTML: ${error.message}`);
             content = article.content;
           }
-          return articleMarkdown(article, content);
+          return articleMarkdown(article, content, getConfig(strapi, 'language'));
         },
         () => [documentScope(article.id)],
       );

@@ -6,7 +6,10 @@ import { publishedArticles } from '../repositories/articles';
 import { type RecordContext, toArticleSummary } from '../presenters/article-records';
 import { renderedContentHtml } from '../infrastructure/text-work';
 import { articlePageUrl, siteHomeUrl } from '../presenters/links';
+import { feedDescription } from '../presenters/feed-texts';
 import { getConfig, getService } from '../infrastructure/get-service';
+import { copyrightNotice } from '../utils/copyright-notice';
+import { recordContext } from './record-context';
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 
@@ -39,6 +42,51 @@ const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '
 /** A URL for an attribute of the RSS or Atom feed (the cover's enclosure): its markup characters escaped. */
 const xmlAttribute = (url: string): string => xmlText(url).replace(/[&<>]/g, (character) => ATTRIBUTE_ESCAPES[character]);
 
+// The root element exactly as the `feed` library writes it (feed/lib/atom1.js), which has no option for xml:lang.
+const ATOM_ROOT = '<feed xmlns="http://www.w3.org/2005/Atom">';
+
+/**
+ * The Atom feed with its language on the root element (RFC 4287 §2: xml:lang), which every entry
+ * inherits. The tag is a validated BCP 47 tag (letters, digits and hyphens), safe in an attribute.
+ */
+function atomWithLanguage(atom: string, language: string): string {
+  const at = atom.indexOf(ATOM_ROOT);
+  // A `feed` release that writes its root otherwise must fail the tests, not serve a feed without its language.
+  if (at === -1) throw new Error('artikel: the Atom feed has no root element to name its language on');
+  return `${atom.slice(0, at)}<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${language}">${atom.slice(at + ATOM_ROOT.length)}`;
+}
+
+type JsonFeedAuthor = { name?: string; url?: string };
+type JsonFeedItem = Record<string, unknown> & { author?: JsonFeedAuthor };
+
+/**
+ * The `feed` library writes JSON Feed 1.0, which has no language; 1.1 adds `language` (and
+ * `authors`, which replaces `author`). The feed is declared 1.1 with the language and each
+ * author also as `authors`; `author` stays for readers of 1.0.
+ */
+function jsonFeedWithLanguage(json1: string, language: string): string {
+  const {
+    version: _version,
+    items,
+    author,
+    ...head
+  } = JSON.parse(json1) as Record<string, unknown> & {
+    items: JsonFeedItem[];
+    author?: JsonFeedAuthor;
+  };
+  return JSON.stringify(
+    {
+      version: 'https://jsonfeed.org/version/1.1',
+      ...head,
+      language,
+      ...(author ? { author, authors: [author] } : {}),
+      items: items.map((item) => (item.author ? { ...item, authors: [item.author] } : item)),
+    },
+    null,
+    4,
+  );
+}
+
 /**
  * RSS 2.0, Atom and JSON Feed of the newest published articles, all or of one category, built with
  * the `feed` library: each item links to the article's page on the public site (SITE_ARTICLE_URL),
@@ -57,16 +105,24 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
       if (category === undefined) throw new errors.NotFoundError(`No category has the slug "${request.category}"`);
       title = `${studioName}: ${category.name}`;
     }
-    const context: RecordContext = { studioName, mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || request.apiBase };
+    const context: RecordContext = recordContext(strapi, {
+      mediaBaseUrl: (strapi.config.get('server.url') as string | undefined) || request.apiBase,
+    });
     const records = await articles.newest({ words: [], category: request.category, tagKey: null }, FEED_SIZE);
     const newest = records[0]?.updatedAt;
+    // The notice the images carry (json_ld), for the year the newest article was published.
+    const newestPublished = records[0]?.publishedAt;
+    const copyright = copyrightNotice(context.imageRights.copyrightNotice, {
+      year: (newestPublished ? new Date(newestPublished) : new Date()).getUTCFullYear(),
+      studio: studioName,
+    });
     const feed = new Feed({
       title: xmlText(title),
-      description: xmlText(`The newest articles of ${title}`),
+      description: xmlText(feedDescription(title, context.language)),
       id: siteHomeUrl(site),
       link: siteHomeUrl(site),
-      language: 'de',
-      copyright: xmlText(`© ${studioName}`),
+      language: context.language,
+      copyright: xmlText(copyright),
       updated: newest ? new Date(newest) : new Date(0),
       generator: 'studio article service',
       feedLinks: { [request.format]: request.selfUrl },
@@ -97,8 +153,8 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
       });
     }
     if (request.format === 'rss') return feed.rss2();
-    if (request.format === 'atom') return feed.atom1();
-    return feed.json1();
+    if (request.format === 'atom') return atomWithLanguage(feed.atom1(), context.language);
+    return jsonFeedWithLanguage(feed.json1(), context.language);
   };
 
   return {
