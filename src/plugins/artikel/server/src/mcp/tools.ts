@@ -153,7 +153,13 @@ export function artikelTools(strapi: Core.Strapi) {
           guarded(async () => {
             const list = await reads().list(await validateListQuery(asQuery(args)));
             return success(
-              { data: list.data, meta: { ...list.meta, next_cursor: list.paging.next?.cursor ?? null } },
+              {
+                data: list.data,
+                meta: {
+                  ...list.meta,
+                  next_cursor: list.paging.next !== null && 'cursor' in list.paging.next ? list.paging.next.cursor : null,
+                },
+              },
               summariesText(list.data, list.meta.pagination.total),
             );
           }),

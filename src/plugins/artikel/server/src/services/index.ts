@@ -17,6 +17,7 @@ import readCache from './read-cache';
 import readFreshness from './read-freshness';
 import revisions from './revisions';
 import scheduledPublishing from './scheduled-publishing';
+import searchSuggestions from './search-suggestions';
 import sitemaps from './sitemaps';
 import trash from './trash';
 import slugs from './slugs';
@@ -41,6 +42,7 @@ export default {
   'read-freshness': readFreshness,
   revisions,
   'scheduled-publishing': scheduledPublishing,
+  'search-suggestions': searchSuggestions,
   sitemaps,
   slugs,
   trash,

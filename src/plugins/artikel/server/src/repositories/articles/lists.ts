@@ -96,6 +96,9 @@ export const articleLists = ({
   return {
     categoryIdsNamed,
 
+    /** Words the search index holds that look like this one (see SearchIndex.similarWords). */
+    similarWords: (word: string, limit: number): Promise<string[]> => searchIndex(strapi).similarWords(word, limit),
+
     async count(filters: ArticleFilters): Promise<number> {
       if (narrowsNothing(filters))
         return Number(((await readRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0);
@@ -107,6 +110,21 @@ export const articleLists = ({
       if (selected === null) return 0;
       const [row] = (await longReadRows(strapi, selected.query.count({ total: '*' }))) as Array<{ total: number | string }>;
       return Number(row?.total ?? 0);
+    },
+
+    /**
+     * One page of the filtered articles `offset` articles in, most relevant first (see
+     * SearchIndex.rank; `filters` must hold words) or most read first (their stored counts), ties
+     * newest first. Every match is ordered, so its cost grows with the matches, not with the page.
+     */
+    async ranked(filters: ArticleFilters, order: 'relevance' | 'views', limit: number, offset: number): Promise<ArticleRecord[]> {
+      const selected = await filtered(filters, { forPage: false });
+      if (selected === null) return [];
+      const query = selected.query;
+      if (order === 'relevance') searchIndex(strapi).rank(query, filters.words);
+      // `v`: the view counts, which the summary columns join (see SUMMARY_JOINS).
+      else query.orderByRaw('COALESCE(v.views, 0) DESC');
+      return filteredRecords(limitRows(newestFirst(query), limit, offset));
     },
 
     /**
