@@ -28,6 +28,9 @@ import { quotedText } from '../utils/quoted-text';
 import { articleMarkdown } from '../presenters/other-representations';
 import { TextWorkFailure, renderedContentHtml, textWork } from '../infrastructure/text-work';
 
+// Rows of the admin home page's "most read" widget.
+const MOST_READ_COUNT = 10;
+
 const MEDIA_FIELDS = ['url', 'alternativeText', 'caption', 'width', 'height', 'mime', 'formats'] as const;
 
 /** An image as the Document Service gives it (fields of MEDIA_FIELDS). */
@@ -387,6 +390,24 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           ? { cursor: cursors.issue('after', page.ends.last, Math.min(page.number + 1, Number.MAX_SAFE_INTEGER), query) }
           : null;
       return { data, meta: meta(page), paging: { next, prev } };
+    },
+
+    /**
+     * The most read published articles, as the public list sorted by views shows them first (all
+     * time, ties newest first), for the admin home page's widget: each with its document id, for
+     * the link to its edit view.
+     */
+    async mostRead(): Promise<Array<{ document_id: string; title: string; slug: string; views: number }>> {
+      const page = await rankedPage(
+        { words: [], kategori: null, tag: null, limit: MOST_READ_COUNT, page: 1, cursor: null, sort: 'views', sortNamed: true },
+        'views',
+      );
+      return (await withCurrentViews(page.data)).map((article) => ({
+        document_id: article.id,
+        title: article.title,
+        slug: article.slug,
+        views: article.views,
+      }));
     },
 
     async latest(): Promise<ArticleSummary[]> {

@@ -85,14 +85,14 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 
 /**
  * The content as a reader sees its words, for an excerpt: tags, Markdown link targets and
- * emphasis marks, heading and quote marks at line starts removed, the common entities read,
+ * emphasis and bracket marks, heading and quote marks at line starts removed, the common entities read,
  * white space collapsed. (Cheaper than the rendered plain text of summaries, which renders the
  * Markdown and sanitizes it: that takes a thread for a long content, this one pass.)
  */
 export function excerptText(content: string): string {
   return withoutMarkup(content)
     .replace(/^[ \t]*[#>]+/gm, ' ')
-    .replace(/[*`]+/g, '')
+    .replace(/[*`[\]]+/g, '')
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity)
     .replace(/\s+/g, ' ')
     .trim();
@@ -111,11 +111,14 @@ function excerptOf(text: string, words: string[]): string | null {
   let best = 0;
   let bestCount = 0;
   for (let first = 0, last = 0; first < ranges.length; first += 1) {
+    // A window holds its first occurrence at least, however long (overlapping matches merge).
+    last = Math.max(last, first + 1);
     while (last < ranges.length && ranges[last][1] - ranges[first][0] <= EXCERPT_CHARACTERS) last += 1;
     if (last - first > bestCount) [best, bestCount] = [first, last - first];
   }
   const matchStart = ranges[best][0];
-  const matchEnd = ranges[best + bestCount - 1][1];
+  // An occurrence longer than the window (a word repeated into one run) is shown in part.
+  const matchEnd = Math.min(ranges[best + bestCount - 1][1], matchStart + EXCERPT_CHARACTERS);
   // The matches centred in the window.
   const spare = Math.max(0, EXCERPT_CHARACTERS - (matchEnd - matchStart));
   let start = Math.max(0, matchStart - Math.floor(spare / 2));
@@ -132,9 +135,14 @@ function excerptOf(text: string, words: string[]): string | null {
   }
   const window = text.slice(start, end).trim();
   const windowStart = start + (text.slice(start, end).length - text.slice(start, end).trimStart().length);
+  // The occurrences in the window, cut at its ends.
+  const windowEnd = windowStart + window.length;
   const inside = ranges
-    .filter(([rangeStart, rangeEnd]) => rangeStart >= windowStart && rangeEnd <= windowStart + window.length)
-    .map(([rangeStart, rangeEnd]): [number, number] => [rangeStart - windowStart, rangeEnd - windowStart]);
+    .filter(([rangeStart, rangeEnd]) => rangeStart < windowEnd && rangeEnd > windowStart)
+    .map(([rangeStart, rangeEnd]): [number, number] => [
+      Math.max(rangeStart, windowStart) - windowStart,
+      Math.min(rangeEnd, windowEnd) - windowStart,
+    ]);
   return `${start > 0 ? ELLIPSIS : ''}${marked(window, inside)}${end < text.length ? ELLIPSIS : ''}`;
 }
 
