@@ -7,7 +7,7 @@ import { hasTagByScan } from '../tags';
 import type { PublishedRows, QueryBuilder } from './published-rows';
 import type { ListPosition } from '../../domain/list-cursor';
 import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries } from './queries';
-import { type ArticleRecord, parseSummaryRow, type SummaryRow } from './rows';
+import { type ArticleRecord, documentIdsOf, parseSummaryRow, type SummaryRow } from './rows';
 
 /** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
 export interface ArticleFilters {
@@ -120,11 +120,16 @@ export const articleLists = ({
     async ranked(filters: ArticleFilters, order: 'relevance' | 'views', limit: number, offset: number): Promise<ArticleRecord[]> {
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return [];
-      const query = selected.query;
+      // The matches are sorted by their document ids and sort keys alone (a sort that carried
+      // every match's text would hold it all at once); only the page's rows are read whole.
+      const query = selected.query.select('a.document_id');
       if (order === 'relevance') searchIndex(strapi).rank(query, filters.words);
-      // `v`: the view counts, which the summary columns join (see SUMMARY_JOINS).
-      else query.orderByRaw('COALESCE(v.views, 0) DESC');
-      return filteredRecords(limitRows(newestFirst(query), limit, offset));
+      else query.leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id').orderByRaw('COALESCE(v.views, 0) DESC');
+      const ids = documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), limit, offset)));
+      if (ids.length === 0) return [];
+      const place = new Map(ids.map((id, index) => [id, index]));
+      const records = await filteredRecords(publishedRows().whereIn('a.document_id', ids));
+      return records.sort((first, second) => (place.get(first.documentId) ?? 0) - (place.get(second.documentId) ?? 0));
     },
 
     /**
