@@ -90,6 +90,12 @@ export const articleLists = ({
   const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> =>
     ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow);
 
+  /** The records in the order of these document ids. */
+  const orderedAs = (ids: string[], records: ArticleRecord[]): ArticleRecord[] => {
+    const place = new Map(ids.map((id, index) => [id, index]));
+    return records.sort((first, second) => (place.get(first.documentId) ?? 0) - (place.get(second.documentId) ?? 0));
+  };
+
   const narrowsNothing = (filters: ArticleFilters): boolean =>
     filters.words.length === 0 && filters.category === null && filters.tagKey === null;
 
@@ -118,6 +124,12 @@ export const articleLists = ({
      * newest first. Every match is ordered, so its cost grows with the matches, not with the page.
      */
     async ranked(filters: ArticleFilters, order: 'relevance' | 'views', limit: number, offset: number): Promise<ArticleRecord[]> {
+      const alone =
+        order === 'relevance' && filters.category === null && filters.tagKey === null
+          ? await searchIndex(strapi).rankedAlone(filters.words, limit, offset)
+          : null;
+      if (alone !== null)
+        return orderedAs(alone, alone.length === 0 ? [] : await filteredRecords(publishedRows().whereIn('a.document_id', alone)));
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return [];
       // The matches are sorted by their document ids and sort keys alone (a sort that carried
@@ -127,9 +139,7 @@ export const articleLists = ({
       else query.leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id').orderByRaw('COALESCE(v.views, 0) DESC');
       const ids = documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), limit, offset)));
       if (ids.length === 0) return [];
-      const place = new Map(ids.map((id, index) => [id, index]));
-      const records = await filteredRecords(publishedRows().whereIn('a.document_id', ids));
-      return records.sort((first, second) => (place.get(first.documentId) ?? 0) - (place.get(second.documentId) ?? 0));
+      return orderedAs(ids, await filteredRecords(publishedRows().whereIn('a.document_id', ids)));
     },
 
     /**

@@ -51,6 +51,12 @@ export interface SearchIndex {
    */
   rank(query: QueryBuilder, words: string[]): QueryBuilder;
   /**
+   * A page of the published articles holding every word, most relevant first as rank() orders
+   * them, as document ids, when the index can tell by itself (no other filter); null when it
+   * cannot, and the caller ranks with filter and rank.
+   */
+  rankedAlone(words: string[], limit: number, offset: number): Promise<string[] | null>;
+  /**
    * Up to `limit` words the index holds that look like this one (share several of its trigrams),
    * most alike first: the candidates of "did you mean". Each is a word some article held; the
    * caller checks that it still finds something.

@@ -177,6 +177,7 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
 
     // The word index keeps no counts: the matches' text is read (see orderByTextScore).
     rank: (query, words) => orderByTextScore(query, words, false),
+    rankedAlone: async () => null,
 
     async similarWords(word, limit) {
       const folded = foldCase(word);
