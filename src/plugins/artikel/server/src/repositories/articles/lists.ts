@@ -6,7 +6,7 @@ import { searchIndex } from '../search';
 import { hasTagByScan } from '../tags';
 import type { PublishedRows, QueryBuilder } from './published-rows';
 import type { ListPosition } from '../../domain/list-cursor';
-import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries } from './queries';
+import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries, READ_COUNT, READ_MOST_IDS, UNREAD_IDS } from './queries';
 import { type ArticleRecord, documentIdsOf, parseSummaryRow, type SummaryRow } from './rows';
 
 /** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
@@ -44,6 +44,7 @@ export const articleLists = ({
   pageColumn,
   newestFirst,
   withSummaryColumns,
+  summariesInOrder,
 }: PublishedRows) => {
   /** The ids of the categories a filter names (by name or slug, any case): a handful of rows, read first so the link table's index is used. */
   const categoryIdsNamed = async (category: string): Promise<number[]> => {
@@ -90,14 +91,27 @@ export const articleLists = ({
   const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> =>
     ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow);
 
-  /** The records in the order of these document ids. */
-  const orderedAs = (ids: string[], records: ArticleRecord[]): ArticleRecord[] => {
-    const place = new Map(ids.map((id, index) => [id, index]));
-    return records.sort((first, second) => (place.get(first.documentId) ?? 0) - (place.get(second.documentId) ?? 0));
-  };
-
   const narrowsNothing = (filters: ArticleFilters): boolean =>
     filters.words.length === 0 && filters.category === null && filters.tagKey === null;
+
+  /**
+   * A page of every published article most read first, as document ids: the read ones by a walk
+   * of their counts' index, then the unread ones newest first, each walk stopping after the page
+   * (at 100,000 articles: instead of sorting them all by their counts every time). The read ones
+   * are counted only for a page past them all, to know where among the unread it starts.
+   */
+  const mostReadIds = async (limit: number, offset: number): Promise<string[]> => {
+    const read = documentIdsOf(await readRows(strapi, `${READ_MOST_IDS} ${limitSql(limit, offset)}`));
+    if (read.length === limit) return read;
+    const readBefore =
+      read.length > 0 || offset === 0
+        ? offset + read.length
+        : Number(((await longReadRows(strapi, knex().raw(READ_COUNT))) as Array<{ total: number | string }>)[0]?.total ?? 0);
+    const unread = documentIdsOf(
+      await readRows(strapi, `${UNREAD_IDS} ${limitSql(limit - read.length, Math.max(0, offset - readBefore))}`),
+    );
+    return [...read, ...unread];
+  };
 
   return {
     categoryIdsNamed,
@@ -128,8 +142,8 @@ export const articleLists = ({
         order === 'relevance' && filters.category === null && filters.tagKey === null
           ? await searchIndex(strapi).rankedAlone(filters.words, limit, offset)
           : null;
-      if (alone !== null)
-        return orderedAs(alone, alone.length === 0 ? [] : await filteredRecords(publishedRows().whereIn('a.document_id', alone)));
+      if (alone !== null) return summariesInOrder(alone);
+      if (order === 'views' && narrowsNothing(filters)) return summariesInOrder(await mostReadIds(limit, offset));
       const selected = await filtered(filters, { forPage: false });
       if (selected === null) return [];
       // The matches are sorted by their document ids and sort keys alone (a sort that carried
@@ -139,7 +153,7 @@ export const articleLists = ({
       else query.leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id').orderByRaw('COALESCE(v.views, 0) DESC');
       const ids = documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), limit, offset)));
       if (ids.length === 0) return [];
-      return orderedAs(ids, await filteredRecords(publishedRows().whereIn('a.document_id', ids)));
+      return summariesInOrder(ids);
     },
 
     /**
