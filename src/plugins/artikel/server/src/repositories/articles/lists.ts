@@ -6,7 +6,7 @@ import { searchIndex } from '../search';
 import { hasTagByScan } from '../tags';
 import type { PublishedRows, QueryBuilder } from './published-rows';
 import type { ListPosition } from '../../domain/list-cursor';
-import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries, READ_COUNT, READ_MOST_IDS, UNREAD_IDS } from './queries';
+import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries, READ_COUNT, readMostIds, UNREAD_IDS } from './queries';
 import { type ArticleRecord, documentIdsOf, parseSummaryRow, type SummaryRow } from './rows';
 
 /** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
@@ -101,7 +101,7 @@ export const articleLists = ({
    * are counted only for a page past them all, to know where among the unread it starts.
    */
   const mostReadIds = async (limit: number, offset: number): Promise<string[]> => {
-    const read = documentIdsOf(await readRows(strapi, `${READ_MOST_IDS} ${limitSql(limit, offset)}`));
+    const read = documentIdsOf(await readRows(strapi, `${readMostIds(sqlite)} ${limitSql(limit, offset)}`));
     if (read.length === limit) return read;
     const readBefore =
       read.length > 0 || offset === 0
