@@ -32,12 +32,13 @@ beforeAll(async () => {
     title: 'Lensa Makro untuk Pemula',
     slug: 'lensa-makro-pemula',
     content: 'Panduan memilih peralatan pertama anda.',
-    tags: 'Panduan',
+    tags: 'Panduan, Lensa',
   });
   await createArticle(app.strapi, {
     title: 'Serangga di taman',
     slug: 'serangga-taman',
     content: 'Lensa makro untuk serangga. Makro berarti dekat. Foto makro perlu cahaya.',
+    tags: 'Lensa',
   });
   await createArticle(app.strapi, {
     title: 'Cerita pagi',
@@ -100,6 +101,12 @@ describe('sort=relevance', () => {
       expect(relevant.meta.pagination).toEqual(newest.meta.pagination);
       expect([...slugsOf(relevant)].sort()).toEqual([...slugsOf(newest)].sort());
     }
+  });
+
+  it('ranks within a tag filter the same way', async () => {
+    const body = await listWithFetch('q=makro&sort=relevance&tag=lensa');
+    expect(slugsOf(body)).toEqual(['lensa-makro-pemula', 'serangga-taman']);
+    expect(body.meta.pagination.total).toBe(2);
   });
 
   it('ranks one- and two-letter words too (title first)', async () => {
