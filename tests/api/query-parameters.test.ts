@@ -359,6 +359,7 @@ const ENDPOINTS: Endpoint[] = [
       { name: 'limit', values: fixed('2', '3'), empty: 'refused' },
       { name: 'page', values: fixed('2', '3'), empty: 'refused', base: 'limit=2&' },
       { name: 'format', values: fixed('json', 'csv'), empty: 'refused' },
+      { name: 'sort', values: fixed('newest', 'views'), empty: 'refused' },
       { name: 'cursor', values: cursorsOfTheListByTwo, empty: 'ignored', base: 'limit=2&' },
     ],
   },

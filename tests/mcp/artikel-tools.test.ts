@@ -178,6 +178,25 @@ describe('the article tools on Strapi’s MCP server', () => {
     reportFigure('search round trip', `MCP artikel_search ${mcpMs.toFixed(1)} ms, REST GET ${restMs.toFixed(1)} ms`);
   });
 
+  it('ranks by relevance with highlights and pages by meta.next_page, and suggests a spelling when nothing is found', async () => {
+    const writer = await connect(tokens.full);
+    await call(writer, 'artikel_create', body({ title: 'Macro flowers', content: 'Kelopak bunga dari dekat.' }));
+    await call(writer, 'artikel_create', body({ title: 'Garden notes', content: 'A macro lens, a macro subject.' }));
+    const client = await connect(tokens.reader);
+    const first = await call(client, 'artikel_search', { q: 'macro', sort: 'relevance', limit: 1 });
+    expect(first.isError).toBeFalsy();
+    const rest = (await app.api().get('/api/artikel?q=macro&sort=relevance&limit=1').expect(200)).body;
+    expect(first.structuredContent?.data).toEqual(rest.data);
+    const [hit] = rest.data as Array<{ title: string; highlight: { title: string } }>;
+    expect(hit.highlight.title).toBe('<mark>Macro</mark> flowers');
+    expect(first.structuredContent?.meta).toEqual({ ...rest.meta, next_cursor: null, next_page: 2 });
+    const second = await call(client, 'artikel_search', { q: 'macro', sort: 'relevance', limit: 1, page: 2 });
+    expect((second.structuredContent?.data as unknown as Array<{ title: string }>)[0].title).toBe('Garden notes');
+    const misspelt = await call(client, 'artikel_search', { q: 'macri' });
+    expect((misspelt.structuredContent?.meta as { suggestion: string | null }).suggestion).toBe('macro');
+    expect(textOf(misspelt)).toContain('Did you mean: macro');
+  });
+
   it('walks a search page by page with meta.next_cursor, seeing each article once even while one is published', async () => {
     const writer = await connect(tokens.full);
     for (const n of [1, 2, 3, 4, 5]) await call(writer, 'artikel_create', body({ title: `Cursor walk ${n}`, tags: 'cursor-walk' }));

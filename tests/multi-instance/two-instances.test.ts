@@ -149,10 +149,18 @@ onPostgres('two service instances on one PostgreSQL database', () => {
     const answered: number[] = [];
     for (const service of reads) answered.push(((await getJson(service, `/api/artikel/${slug}`)).body.data as Summary).views);
     expect(answered).toEqual([1, 2, 3, 4, 5]);
+    const mostRead: Array<Array<[string, number]>> = [];
     for (const service of [first, second]) {
       const listed = (await getJson(service, '/api/artikel?limit=50')).body.data as Summary[];
       expect(listed.find((article) => article.slug === slug)?.views).toBe(5);
+      // Most read first, the same on either instance, from the same counts (issue 33).
+      const sorted = (await getJson(service, '/api/artikel?sort=views&limit=50')).body.data as Summary[];
+      mostRead.push(sorted.map((article): [string, number] => [article.slug, article.views]));
     }
+    expect(mostRead[1]).toEqual(mostRead[0]);
+    expect(mostRead[0]).toContainEqual([slug, 5]);
+    const counts = mostRead[0].map(([, views]) => views);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
   });
 
   it('stop serving from memory while the channel that announces writes is lost, and resume once it is back', async () => {

@@ -1,5 +1,5 @@
 import type { StrapiApp } from '@strapi/strapi/admin';
-import { Trash } from '@strapi/icons';
+import { Trash, TrendUp } from '@strapi/icons';
 import { PLUGIN_ID } from '../../shared/plugin-id';
 import { RevisionsPanel } from './components/RevisionsPanel';
 import { ViewsPanel } from './components/ViewsPanel';
@@ -17,6 +17,17 @@ export default {
       icon: Trash,
       intlLabel: { id: getTranslation('trash.menu'), defaultMessage: 'Trash' },
       Component: () => import('./pages/TrashPage'),
+      permissions: [{ action: 'plugin::content-manager.explorer.read', subject: 'api::article.article' }],
+    });
+
+    // The home page's "most read" widget (issue 33), with Strapi 5's homepage widget API: the list
+    // the public API sorts by views, for editors who may read articles, each row to its edit view.
+    app.widgets.register({
+      id: 'most-read',
+      pluginId: PLUGIN_ID,
+      icon: TrendUp,
+      title: { id: getTranslation('mostRead.title'), defaultMessage: 'Most read' },
+      component: async () => (await import('./components/MostReadWidget')).MostReadWidget,
       permissions: [{ action: 'plugin::content-manager.explorer.read', subject: 'api::article.article' }],
     });
   },

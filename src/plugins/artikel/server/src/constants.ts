@@ -51,6 +51,8 @@ export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';
 export const CATEGORY_SLUG_UNIQUE_INDEX = 'categories_slug_uq';
 export const CATEGORY_NAME_UNIQUE_INDEX = 'categories_name_uq';
 export const VIEW_COUNT_UNIQUE_INDEX = 'artikel_view_counts_article_uq';
+/** The read articles by their views (a partial index): the list sorted by views walks it (see repositories/articles/lists.ts). */
+export const VIEW_COUNT_VIEWS_INDEX = 'artikel_view_counts_views';
 /** The ids of the published article rows (a partial index): see repositories/articles/published-rows.ts. */
 export const PUBLISHED_ARTICLE_IDS_INDEX = 'artikel_published_article_ids';
 /** The articles with a schedule (a partial index): see services/scheduled-publishing.ts. */

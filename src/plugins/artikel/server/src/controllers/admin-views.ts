@@ -9,6 +9,11 @@ const adminViewsController = ({ strapi }: { strapi: Core.Strapi }) => ({
     const { documentId } = ctx.params;
     ctx.body = { data: { document_id: documentId, views: await getService(strapi, 'article-views').currentViews(documentId) } };
   },
+
+  /** The most read published articles, for the admin home page's widget (see article-reads.mostRead). */
+  async mostRead(ctx: Context) {
+    ctx.body = { data: await getService(strapi, 'article-reads').mostRead() };
+  },
 });
 
 export default adminViewsController;

@@ -151,10 +151,20 @@ export function artikelTools(strapi: Core.Strapi) {
         () =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
-            const list = await reads().list(await validateListQuery(asQuery(args)));
+            const query = await validateListQuery(asQuery(args));
+            const list = await reads().list(query);
+            const { next } = list.paging;
             return success(
-              { data: list.data, meta: { ...list.meta, next_cursor: list.paging.next?.cursor ?? null } },
-              summariesText(list.data, list.meta.pagination.total),
+              {
+                data: list.data,
+                meta: {
+                  ...list.meta,
+                  next_cursor: next !== null && 'cursor' in next ? next.cursor : null,
+                  // Relevance and views page by number (see article-reads' rankedPage).
+                  ...(query.sort === 'newest' ? {} : { next_page: next !== null && 'page' in next ? next.page : null }),
+                },
+              },
+              `${summariesText(list.data, list.meta.pagination.total)}${list.meta.suggestion ? `\nDid you mean: ${list.meta.suggestion}` : ''}`,
             );
           }),
     },

@@ -84,6 +84,8 @@ export default {
         handler: 'admin-views.findOne',
         config: { policies: ['admin::isAuthenticatedAdmin'] },
       },
+      // The home page's "most read" widget: what the public list sorted by views shows first.
+      { method: 'GET', path: '/most-read', handler: 'admin-views.mostRead', config: editorMay('read') },
       // The Revisions panel: an editor who may read Articles sees their revisions, one who may update them restores one.
       { method: 'GET', path: '/revisions/:documentId', handler: 'admin-revisions.list', config: editorMay('read') },
       { method: 'GET', path: '/revisions/:documentId/:number', handler: 'admin-revisions.findOne', config: editorMay('read') },

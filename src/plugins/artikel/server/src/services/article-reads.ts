@@ -21,12 +21,16 @@ import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categ
 import { type TagChoice, tagChoiceChangedBy } from '../domain/related-ranking';
 import { foldCase, mayFind } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
-import type { ListQuery } from '../validation/read-queries';
+import type { ListQuery, ListSort } from '../validation/read-queries';
+import { type Highlight, highlightOf } from '../utils/highlight';
 import type { ArticleViewsService } from './types';
 import { quotedText } from '../utils/quoted-text';
 import { articleMarkdown } from '../presenters/other-representations';
 import { recordContext as contextOfRecords } from './record-context';
 import { TextWorkFailure, renderedContentHtml, textWork } from '../infrastructure/text-work';
+
+// Rows of the admin home page's "most read" widget.
+const MOST_READ_COUNT = 10;
 
 const MEDIA_FIELDS = [
   'url',
@@ -86,16 +90,28 @@ export interface CategoryWithCount {
   article_count: number;
 }
 
+/** A list's item: an article summary, with its highlight in a search (contract, "Search and discovery"). */
+export type ListedArticle = ArticleSummary & { highlight?: Highlight };
+
 export interface ArticleList {
-  data: ArticleSummary[];
-  meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
-  /** The next page is always past a cursor; the previous one by number, by a cursor, or the first page. */
-  paging: { next: { cursor: string } | null; prev: PageLink | null };
+  data: ListedArticle[];
+  meta: {
+    pagination: { page: number; limit: number; total: number; page_count: number };
+    /** What the list is sorted by, when the request named it. */
+    sort?: ListSort;
+    /** With q: "did you mean" when the search found nothing (see search-suggestions), else null. */
+    suggestion?: string | null;
+  };
+  /**
+   * Newest first, the next page is always past a cursor, the previous one by number, by a cursor,
+   * or the first page; sorted by relevance or views, both are by number.
+   */
+  paging: { next: { cursor: string } | { page: number } | null; prev: PageLink | null };
 }
 
 /** A list's page as remembered: its articles, its number along the walk, and whether it has neighbours. */
 interface ListPage {
-  data: ArticleSummary[];
+  data: ListedArticle[];
   number: number;
   total: number;
   pageCount: number;
@@ -103,6 +119,8 @@ interface ListPage {
   hasPrevious: boolean;
   /** Where its first and last articles stand, for the cursors to its neighbours; null when it is empty. */
   ends: { first: ListPosition; last: ListPosition } | null;
+  /** See ArticleList's meta.suggestion; null without q. */
+  suggestion: string | null;
 }
 
 /** Where an article stands in the list's order (see domain/list-cursor.ts). */
@@ -149,6 +167,17 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     const context = recordContext();
     return records.map((record) => toArticleSummary(record, context));
   };
+
+  /** A list's items: with the search's words, each carries its highlight. */
+  const listedOf = (records: ArticleRecord[], words: string[]): ListedArticle[] => {
+    const summaries = summariesOf(records);
+    if (words.length === 0) return summaries;
+    return summaries.map((summary, index) => ({ ...summary, highlight: highlightOf(records[index], words) }));
+  };
+
+  /** "Did you mean", for a search (q) that found nothing; null otherwise, and for a search that found articles. */
+  const suggestionFor = async (filters: ArticleFilters, total: number): Promise<string | null> =>
+    filters.words.length === 0 || total > 0 ? null : getService(strapi, 'search-suggestions').suggest(filters);
 
   /**
    * Ranked by shared tags, then same category, then newest; filled with the category's and then any
@@ -245,7 +274,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** Summaries with their current view counts laid over the remembered ones. */
-  const withCurrentViews = async (summaries: ArticleSummary[]): Promise<ArticleSummary[]> => {
+  const withCurrentViews = async <Summary extends ArticleSummary>(summaries: Summary[]): Promise<Summary[]> => {
     if (summaries.length === 0) return summaries;
     const counts = await views().viewsOf(summaries.map((summary) => summary.id));
     return summaries.map((summary) => ({ ...summary, views: counts.get(summary.id) ?? 0 }));
@@ -259,14 +288,16 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
    */
   const listPage = async (filters: ArticleFilters, limit: number, start: PageStart, total: number, number: number): Promise<ListPage> => {
     const pageCount = Math.ceil(total / limit);
+    const suggestion = await suggestionFor(filters, total);
     const pageOf = (records: ArticleRecord[], hasNext: boolean, hasPrevious: boolean): ListPage => ({
-      data: summariesOf(records),
+      data: listedOf(records, filters.words),
       number,
       total,
       pageCount,
       hasNext,
       hasPrevious,
       ends: records.length === 0 ? null : { first: positionOf(records[0]), last: positionOf(records[records.length - 1]) },
+      suggestion,
     });
     if ('offset' in start) {
       const records = start.offset >= total ? [] : await articles.newest(filters, limit, start, total);
@@ -278,6 +309,47 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     return pageOf(read.slice(1), true, true);
   };
 
+  /**
+   * A page of a list sorted by relevance or views, by its number: every match is ordered (by a
+   * score or a count that changes without the article being written), so no position in that
+   * order can carry a walk across writes, as a cursor does newest first. Its links are page
+   * numbers; walking them returns every article once while nothing is written meanwhile.
+   * Relevance pages are remembered like other searches; views pages never (every read changes
+   * them), and on SQLite the views counted in memory are written first, so the order is exact.
+   */
+  const rankedPage = async (query: ListQuery, sort: 'relevance' | 'views'): Promise<ListPage> => {
+    const filters = filtersOf(query);
+    const { limit, page: number } = query;
+    const offset = (number - 1) * limit;
+    const compute = async (): Promise<{ page: ListPage; dependencies: ReadDependencies }> => {
+      const total = await articles.count(filters);
+      const records = offset >= total ? [] : await articles.ranked(filters, sort, limit, offset);
+      return {
+        page: {
+          data: listedOf(records, filters.words),
+          number,
+          total,
+          pageCount: Math.ceil(total / limit),
+          hasNext: records.length > 0 && offset + records.length < total,
+          hasPrevious: number > 1,
+          ends: null,
+          suggestion: await suggestionFor(filters, total),
+        },
+        dependencies: await listDependencies(filters),
+      };
+    };
+    if (sort === 'views') {
+      await views().flush();
+      return (await compute()).page;
+    }
+    const { page } = await cache().remember(
+      `list:${JSON.stringify([filters, limit, { offset }, sort])}`,
+      compute,
+      (computed) => computed.dependencies,
+    );
+    return page;
+  };
+
   return {
     /**
      * A page of the list: by number (offset), or past a cursor's position (keyset, see
@@ -286,6 +358,22 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
      * whatever is published meanwhile; the previous one by number, or by a cursor before the first.
      */
     async list(query: ListQuery): Promise<ArticleList> {
+      const meta = (page: ListPage): ArticleList['meta'] => ({
+        pagination: { page: page.number, limit: query.limit, total: page.total, page_count: page.pageCount },
+        ...(query.sortNamed ? { sort: query.sort } : {}),
+        ...(query.words.length > 0 ? { suggestion: page.suggestion } : {}),
+      });
+      if (query.sort !== 'newest') {
+        const page = await rankedPage(query, query.sort);
+        return {
+          data: await withCurrentViews(page.data),
+          meta: meta(page),
+          paging: {
+            next: page.hasNext ? { page: page.number + 1 } : null,
+            prev: page.hasPrevious ? { page: Math.min(page.number - 1, Math.max(page.pageCount, 1)) } : null,
+          },
+        };
+      }
       const cursor = query.cursor === null ? null : getService(strapi, 'list-cursors').open(query.cursor, query);
       const filters = filtersOf(query);
       const { limit } = query;
@@ -320,11 +408,25 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         page.hasNext && page.ends !== null
           ? { cursor: cursors.issue('after', page.ends.last, Math.min(page.number + 1, Number.MAX_SAFE_INTEGER), query) }
           : null;
-      return {
-        data,
-        meta: { pagination: { page: page.number, limit, total: page.total, page_count: page.pageCount } },
-        paging: { next, prev },
-      };
+      return { data, meta: meta(page), paging: { next, prev } };
+    },
+
+    /**
+     * The most read published articles, as the public list sorted by views shows them first (all
+     * time, ties newest first), for the admin home page's widget: each with its document id, for
+     * the link to its edit view.
+     */
+    async mostRead(): Promise<Array<{ document_id: string; title: string; slug: string; views: number }>> {
+      const page = await rankedPage(
+        { words: [], kategori: null, tag: null, limit: MOST_READ_COUNT, page: 1, cursor: null, sort: 'views', sortNamed: true },
+        'views',
+      );
+      return (await withCurrentViews(page.data)).map((article) => ({
+        document_id: article.id,
+        title: article.title,
+        slug: article.slug,
+        views: article.views,
+      }));
     },
 
     async latest(): Promise<ArticleSummary[]> {

@@ -18,6 +18,7 @@ import readCache from './read-cache';
 import readFreshness from './read-freshness';
 import revisions from './revisions';
 import scheduledPublishing from './scheduled-publishing';
+import searchSuggestions from './search-suggestions';
 import sitemaps from './sitemaps';
 import trash from './trash';
 import slugs from './slugs';
@@ -44,6 +45,7 @@ export default {
   'read-freshness': readFreshness,
   revisions,
   'scheduled-publishing': scheduledPublishing,
+  'search-suggestions': searchSuggestions,
   sitemaps,
   slugs,
   'stored-photos': storedPhotos,

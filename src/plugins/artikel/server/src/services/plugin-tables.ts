@@ -10,6 +10,7 @@ import {
   CATEGORY_SLUG_UNIQUE_INDEX,
   DRAFT_SLUG_UNIQUE_INDEX,
   PUBLISHED_ARTICLE_IDS_INDEX,
+  VIEW_COUNT_VIEWS_INDEX,
   SCHEDULED_ARTICLES_INDEX,
   TABLES,
   VIEW_COUNT_UNIQUE_INDEX,
@@ -56,6 +57,9 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     // Built once, by the first start that finds it missing, which reads every article row for it
     // (19.6 s on a SQLite file of a million articles, 1.5 s at 100,000); later starts find it.
     await knex.raw(`CREATE INDEX IF NOT EXISTS ${PUBLISHED_ARTICLE_IDS_INDEX} ON ${TABLES.articles} (id) WHERE published_at IS NOT NULL`);
+    // The list sorted by views walks the read articles most read first and stops after a page,
+    // instead of sorting every published article by its count.
+    await knex.raw(`CREATE INDEX IF NOT EXISTS ${VIEW_COUNT_VIEWS_INDEX} ON ${TABLES.viewCounts} (views) WHERE views > 0`);
     // The schedules: the scheduler asks every second which came due, which must not read every article.
     await knex.raw(
       `CREATE INDEX IF NOT EXISTS ${SCHEDULED_ARTICLES_INDEX} ON ${TABLES.articles} (publish_at) WHERE publish_at IS NOT NULL`,

@@ -67,6 +67,11 @@ export function ftsAllOf(words: string[]): string {
   return words.map((word) => `"${word.replace(/"/g, '""')}"`).join(' AND ');
 }
 
+/** An FTS5 query that any of these strings matches, each as a literal string (trigram: a substring). */
+export function ftsAnyOf(pieces: string[]): string {
+  return pieces.map((piece) => `"${piece.replace(/"/g, '""')}"`).join(' OR ');
+}
+
 /**
  * The words an article is found by where the plugin keeps them itself (PostgreSQL): title, content
  * and tags lower-cased with Unicode's case mapping, split at white space, each once, sorted. A query

@@ -9,6 +9,13 @@ const WHOLE_NUMBER = /^[0-9]+$/;
 // A cursor this service issues is about 150 characters.
 const MAX_CURSOR_CHARACTERS = 1024;
 
+/** The orders a list can have (see docs/api.md, "Search and discovery"). */
+export const LIST_SORTS = ['newest', 'relevance', 'views'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+
+const CURSOR_NEEDS_NEWEST =
+  'cursor works only with sort=newest (sort=relevance and sort=views page by number): start again from the first page without cursor, and follow links.next as it is';
+
 export const positiveWholeNumber = (name: string) =>
   textValue()
     .test(
@@ -38,8 +45,20 @@ export const listQuerySchema = yup.object({
   limit: positiveWholeNumber('limit'),
   page: positiveWholeNumber('page'),
   format: textValue().oneOf(['json', 'csv'], 'format must be json or csv'),
-  // Checked, and bound to this query, by services/list-cursors.ts; here only its size.
-  cursor: textValue().max(MAX_CURSOR_CHARACTERS, cursorProblemMessage('not-issued', 0)),
+  sort: textValue()
+    .oneOf([...LIST_SORTS], 'sort must be newest, relevance or views')
+    .test('relevance-needs-q', 'sort=relevance needs q: the words to rank the articles by', function needsWords(value) {
+      const parent = this.parent as { q?: string };
+      return value !== 'relevance' || searchWordsOf(searchText(parent.q ?? '')).length > 0;
+    }),
+  // Checked, and bound to this query, by services/list-cursors.ts; here only its size, and that
+  // the list is newest first: a cursor holds a position in that order (relevance and views page by number).
+  cursor: textValue()
+    .max(MAX_CURSOR_CHARACTERS, cursorProblemMessage('not-issued', 0))
+    .test('newest-only', CURSOR_NEEDS_NEWEST, function newestOnly(value) {
+      const parent = this.parent as { sort?: string };
+      return value === undefined || isBlank(value) || parent.sort === undefined || parent.sort === 'newest';
+    }),
 });
 
 const noParametersSchema = yup.object({});
@@ -52,6 +71,9 @@ export interface ListQuery {
   page: number;
   /** The walk's cursor, as sent (see services/list-cursors.ts); null for a page by number. */
   cursor: string | null;
+  sort: ListSort;
+  /** Whether the request named its sort (meta.sort says what was sorted only then: older clients see the meta they knew). */
+  sortNamed: boolean;
 }
 
 /** The list's query as the schema admits it, before it is read into a ListQuery. */
@@ -82,6 +104,8 @@ function listQueryOf(raw: RawListQuery): ListQuery {
     limit: Math.min(raw.limit === undefined ? LIST_DEFAULT_LIMIT : Number(raw.limit), LIST_MAX_LIMIT),
     page: raw.page === undefined ? 1 : Number(raw.page),
     cursor: nonBlank(raw.cursor),
+    sort: (raw.sort as ListSort | undefined) ?? 'newest',
+    sortNamed: raw.sort !== undefined,
   };
 }
 

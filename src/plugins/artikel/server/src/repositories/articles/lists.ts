@@ -6,8 +6,8 @@ import { searchIndex } from '../search';
 import { hasTagByScan } from '../tags';
 import type { PublishedRows, QueryBuilder } from './published-rows';
 import type { ListPosition } from '../../domain/list-cursor';
-import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries } from './queries';
-import { type ArticleRecord, parseSummaryRow, type SummaryRow } from './rows';
+import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries, READ_COUNT, readMostIds, UNREAD_IDS } from './queries';
+import { type ArticleRecord, documentIdsOf, parseSummaryRow, type SummaryRow } from './rows';
 
 /** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
 export interface ArticleFilters {
@@ -44,6 +44,7 @@ export const articleLists = ({
   pageColumn,
   newestFirst,
   withSummaryColumns,
+  summariesInOrder,
 }: PublishedRows) => {
   /** The ids of the categories a filter names (by name or slug, any case): a handful of rows, read first so the link table's index is used. */
   const categoryIdsNamed = async (category: string): Promise<number[]> => {
@@ -93,8 +94,30 @@ export const articleLists = ({
   const narrowsNothing = (filters: ArticleFilters): boolean =>
     filters.words.length === 0 && filters.category === null && filters.tagKey === null;
 
+  /**
+   * A page of every published article most read first, as document ids: the read ones by a walk
+   * of their counts' index, then the unread ones newest first, each walk stopping after the page
+   * (at 100,000 articles: instead of sorting them all by their counts every time). The read ones
+   * are counted only for a page past them all, to know where among the unread it starts.
+   */
+  const mostReadIds = async (limit: number, offset: number): Promise<string[]> => {
+    const read = documentIdsOf(await readRows(strapi, `${readMostIds(sqlite)} ${limitSql(limit, offset)}`));
+    if (read.length === limit) return read;
+    const readBefore =
+      read.length > 0 || offset === 0
+        ? offset + read.length
+        : Number(((await longReadRows(strapi, knex().raw(READ_COUNT))) as Array<{ total: number | string }>)[0]?.total ?? 0);
+    const unread = documentIdsOf(
+      await readRows(strapi, `${UNREAD_IDS} ${limitSql(limit - read.length, Math.max(0, offset - readBefore))}`),
+    );
+    return [...read, ...unread];
+  };
+
   return {
     categoryIdsNamed,
+
+    /** Words the search index holds that look like this one (see SearchIndex.similarWords). */
+    similarWords: (word: string, limit: number): Promise<string[]> => searchIndex(strapi).similarWords(word, limit),
 
     async count(filters: ArticleFilters): Promise<number> {
       if (narrowsNothing(filters))
@@ -107,6 +130,30 @@ export const articleLists = ({
       if (selected === null) return 0;
       const [row] = (await longReadRows(strapi, selected.query.count({ total: '*' }))) as Array<{ total: number | string }>;
       return Number(row?.total ?? 0);
+    },
+
+    /**
+     * One page of the filtered articles `offset` articles in, most relevant first (see
+     * SearchIndex.rank; `filters` must hold words) or most read first (their stored counts), ties
+     * newest first. Every match is ordered, so its cost grows with the matches, not with the page.
+     */
+    async ranked(filters: ArticleFilters, order: 'relevance' | 'views', limit: number, offset: number): Promise<ArticleRecord[]> {
+      const alone =
+        order === 'relevance' && filters.category === null && filters.tagKey === null
+          ? await searchIndex(strapi).rankedAlone(filters.words, limit, offset)
+          : null;
+      if (alone !== null) return summariesInOrder(alone);
+      if (order === 'views' && narrowsNothing(filters)) return summariesInOrder(await mostReadIds(limit, offset));
+      const selected = await filtered(filters, { forPage: false });
+      if (selected === null) return [];
+      // The matches are sorted by their document ids and sort keys alone (a sort that carried
+      // every match's text would hold it all at once); only the page's rows are read whole.
+      const query = selected.query.select('a.document_id');
+      if (order === 'relevance') searchIndex(strapi).rank(query, filters.words);
+      else query.leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id').orderByRaw('COALESCE(v.views, 0) DESC');
+      const ids = documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), limit, offset)));
+      if (ids.length === 0) return [];
+      return summariesInOrder(ids);
     },
 
     /**

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../../constants';
 import { isSqlite } from '../../infrastructure/database-dialect';
-import { readDatabase, type Knex, type RawSql } from '../../infrastructure/transactions';
-import { CATEGORY_JOINS, NEWEST_FIRST, SUMMARY_COLUMNS, SUMMARY_JOINS } from './queries';
-import type { SummaryRow } from './rows';
+import { readDatabase, readRows, type Knex, type RawSql } from '../../infrastructure/transactions';
+import { CATEGORY_JOINS, NEWEST_FIRST, publishedSummaries, SUMMARY_COLUMNS, SUMMARY_JOINS } from './queries';
+import { type ArticleRecord, parseSummaryRow, type SummaryRow } from './rows';
 
 export type QueryBuilder = ReturnType<Knex>;
 
@@ -55,7 +55,31 @@ export const publishedRowsOf = (strapi: Core.Strapi) => {
   const summaryRows = async <Row extends SummaryRow>(query: QueryBuilder, extra: string[] = []): Promise<Row[]> =>
     (await withSummaryColumns(query, extra)) as Row[];
 
-  return { strapi, knex, sqlite, publishedRows, publishedRowsById, published, newestFirst, pageColumn, withSummaryColumns, summaryRows };
+  /** The summaries of these published articles, in this order: one indexed lookup each, on the event loop (see readRows). */
+  const summariesInOrder = async (documentIds: string[]): Promise<ArticleRecord[]> => {
+    if (documentIds.length === 0) return [];
+    const rows = (await readRows(
+      strapi,
+      `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`,
+      documentIds,
+    )) as SummaryRow[];
+    const found = new Map(rows.map(parseSummaryRow).map((record) => [record.documentId, record]));
+    return documentIds.flatMap((id) => found.get(id) ?? []);
+  };
+
+  return {
+    strapi,
+    knex,
+    sqlite,
+    publishedRows,
+    summariesInOrder,
+    publishedRowsById,
+    published,
+    newestFirst,
+    pageColumn,
+    withSummaryColumns,
+    summaryRows,
+  };
 };
 
 export type PublishedRows = ReturnType<typeof publishedRowsOf>;

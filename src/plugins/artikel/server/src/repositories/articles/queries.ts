@@ -61,3 +61,16 @@ export const GALLERY_OF = `SELECT f.url, f.alternative_text, f.caption, f.width,
     f.${PHOTO_FILE_FIELDS.placeholder} AS placeholder, f.${PHOTO_FILE_FIELDS.color} AS color, f.${PHOTO_FILE_FIELDS.exif} AS exif
   FROM ${TABLES.mediaLinks} fr JOIN ${TABLES.files} f ON f.id = fr.file_id
   WHERE fr.related_type = '${ARTICLE_UID}' AND fr.field = 'gallery' AND fr.related_id = ? ORDER BY fr."order"`;
+
+// The list sorted by views, without other filters, in two parts: the read articles, most read first
+// (a walk of VIEW_COUNT_VIEWS_INDEX), then those never read, newest first (a walk of the
+// published_at index); ties newest first. Document ids only: the page's summaries are read by id.
+// SQLite's CROSS JOIN keeps the counts as the outer loop: without statistics its planner walked
+// every published article instead (41 instead of 0.02 ms at 100,000). PostgreSQL plans either well.
+export const readMostIds = (sqlite: boolean): string =>
+  `SELECT a.document_id FROM ${TABLES.viewCounts} v ${sqlite ? 'CROSS JOIN' : 'JOIN'} ${TABLES.articles} a ON a.document_id = v.article_document_id
+  WHERE v.views > 0 AND a.published_at IS NOT NULL ORDER BY v.views DESC, ${NEWEST_FIRST}`;
+export const READ_COUNT = `SELECT count(*) AS total FROM ${TABLES.viewCounts} v JOIN ${TABLES.articles} a ON a.document_id = v.article_document_id
+  WHERE v.views > 0 AND a.published_at IS NOT NULL`;
+export const UNREAD_IDS = `SELECT a.document_id FROM ${TABLES.articles} a WHERE a.published_at IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM ${TABLES.viewCounts} v WHERE v.article_document_id = a.document_id AND v.views > 0) ORDER BY ${NEWEST_FIRST}`;

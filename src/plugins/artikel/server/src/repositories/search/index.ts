@@ -43,6 +43,25 @@ export interface SearchIndex {
    * joining the articles); null when it cannot, and the caller counts with filter.
    */
   countAlone(words: string[]): Promise<number | null>;
+  /**
+   * Orders a query that filter() restricted to these words most relevant first (see
+   * RELEVANCE_ORDER in shared.ts): the articles with every word in their title, then by how often
+   * the words occur (title weighted above tags above content); equal ones are left for the caller's
+   * newest-first order.
+   */
+  rank(query: QueryBuilder, words: string[]): QueryBuilder;
+  /**
+   * A page of the published articles holding every word, most relevant first as rank() orders
+   * them, as document ids, when the index can tell by itself (no other filter); null when it
+   * cannot, and the caller ranks with filter and rank.
+   */
+  rankedAlone(words: string[], limit: number, offset: number): Promise<string[] | null>;
+  /**
+   * Up to `limit` words the index holds that look like this one (share several of its trigrams),
+   * most alike first: the candidates of "did you mean". Each is a word some article held; the
+   * caller checks that it still finds something.
+   */
+  similarWords(word: string, limit: number): Promise<string[]>;
 }
 
 /** What each database does its own way; isComplete and lastArticleId are the same SQL on both. */

@@ -2,11 +2,11 @@ import type { Core } from '@strapi/strapi';
 import { TABLES } from '../../constants';
 import { indexComplete } from '../../infrastructure/index-state';
 import { INSERT_BATCH_ROWS } from '../../infrastructure/row-limits';
-import { database, type Knex } from '../../infrastructure/transactions';
-import { searchTerms } from '../../utils/search-words';
+import { database, readDatabase, type Knex } from '../../infrastructure/transactions';
+import { foldCase, searchTerms } from '../../utils/search-words';
 import { escapeLike } from '../like-patterns';
 import type { DialectSearch } from './index';
-import { scanFor, staleEntries } from './shared';
+import { lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
 
 /** PostgreSQL: longest word (in characters, up to 4 bytes each) kept in the dictionary; btree keys end near 2,700 bytes. */
 const LONG_WORD = 200;
@@ -174,5 +174,31 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
 
     // Its matches come from the documents' rows, which the count would join anyway.
     countAlone: async () => null,
+
+    // The word index keeps no counts: the matches' text is read (see orderByTextScore).
+    rank: (query, words) => orderByTextScore(query, words, false),
+    rankedAlone: async () => null,
+
+    async similarWords(word, limit) {
+      const folded = foldCase(word);
+      if ([...folded].length < 3 || isLong(folded)) return [];
+      // The dictionary's trigram index (pg_trgm's % operator: trigram similarity of at least
+      // pg_trgm.similarity_threshold, 0.3 by default), most alike first.
+      let rows: Array<{ term: string }>;
+      try {
+        const result = (await readDatabase(strapi).raw(
+          `SELECT term FROM ${TABLES.searchTerms} WHERE term % ? ORDER BY similarity(term, ?) DESC, term LIMIT ${Math.max(1, Math.floor(limit))}`,
+          [folded, folded],
+        )) as { rows: Array<{ term: string }> };
+        rows = result.rows;
+      } catch (error) {
+        // Without pg_trgm (a role that may not create it) there is no similarity to ask for.
+        strapi.log.debug(`artikel: no spelling suggestion without pg_trgm: ${(error as Error).message}`);
+        return [];
+      }
+      const candidates = new Set<string>();
+      for (const row of rows) for (const candidate of lettersAndDigits(row.term)) if (candidate !== folded) candidates.add(candidate);
+      return [...candidates];
+    },
   };
 }

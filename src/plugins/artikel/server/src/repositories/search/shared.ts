@@ -75,3 +75,37 @@ export function scanFor(query: QueryBuilder, word: string, sqlite: boolean): voi
     }
   });
 }
+
+/** How much an occurrence counts in each column, where the relevance is counted from the text (see orderByTextScore). */
+export const COLUMN_WEIGHTS = { title: 10, tags: 5, content: 1 } as const;
+
+/**
+ * Orders a query over published articles (alias `a`) most relevant first by reading their text:
+ * the articles with every word in their title first, then by the occurrences of the words, each
+ * weighted by its column (COLUMN_WEIGHTS). Occurrences are counted as (length - length without the
+ * word) / the word's length, in the folded text (see scanFor), so the count is exact and linear.
+ * PostgreSQL ranks this way always, SQLite where its index cannot (words under three characters
+ * only, or while the index is built).
+ */
+export function orderByTextScore(query: QueryBuilder, words: string[], sqlite: boolean): QueryBuilder {
+  const folded = (column: string): string => (sqlite ? `${FOLD_SQL_FUNCTION}(COALESCE(${column}, ''))` : `LOWER(COALESCE(${column}, ''))`);
+  const contains = (column: string): string => (sqlite ? `instr(${folded(column)}, ?) > 0` : `strpos(${folded(column)}, ?) > 0`);
+  const wordsFolded = words.map(foldCase);
+  const inTitle = wordsFolded.map(() => contains('a.title')).join(' AND ');
+  const occurrences: string[] = [];
+  const bindings: string[] = [];
+  for (const word of wordsFolded) {
+    // The word's length is one the plugin computed: written into the SQL as an integer.
+    const length = [...word].length;
+    for (const [column, weight] of Object.entries(COLUMN_WEIGHTS)) {
+      occurrences.push(`${weight} * ((length(${folded(`a.${column}`)}) - length(replace(${folded(`a.${column}`)}, ?, ''))) / ${length})`);
+      bindings.push(word);
+    }
+  }
+  return query.orderByRaw(`CASE WHEN ${inTitle} THEN 0 ELSE 1 END`, wordsFolded).orderByRaw(`(${occurrences.join(' + ')}) DESC`, bindings);
+}
+
+/** Runs of letters and digits: the words a suggestion is made of (an index's words keep their punctuation, "prewedding,"). */
+export function lettersAndDigits(text: string): string[] {
+  return text.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
