@@ -282,7 +282,7 @@ beforeAll(async () => {
 }, SETUP_MS);
 
 afterAll(async () => {
-  const report = { buildMs: app?.buildMs, startMs: app?.startMs, steps: timings };
+  const report = { buildMs: app?.buildMs, buildReused: app?.buildReused, startMs: app?.startMs, steps: timings };
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   fs.writeFileSync(path.join(ARTIFACTS, `${PREFIX}-timings.json`), `${JSON.stringify(report, null, 2)}\n`);
   console.log(
