@@ -97,8 +97,10 @@ async function registerEditor(baseUrl) {
     }),
   });
   if (response.status !== 200) throw new Error(`registering the editor answered ${response.status}: ${await response.text()}`);
-  const jwt = /** @type {any} */ (await response.json()).data.token;
+  const jwt = /** @type {string} */ (/** @type {any} */ (await response.json()).data.token);
   return {
+    /** The editor's admin token, for the admin's other routes (the Media Library's /upload). */
+    jwt,
     /** The Content Manager's "Publish" with the form's changes: the Document Service updates and publishes. */
     async publishEdit(documentId, form) {
       const started = performance.now();

@@ -20,7 +20,9 @@ export const STUDIO_NAME = 'Lichtbild Studio';
 export interface ProductionApp {
   appDir: string;
   baseUrl: string;
+  /** The build's time, or the copy's when an earlier file's build of the same sources was reused. */
   buildMs: number;
+  buildReused: boolean;
   startMs: number;
   /** The server's stdout and stderr, for failure messages. */
   serverLog: () => string;
@@ -110,14 +112,74 @@ function sourceFiles(): string[] {
     .filter((file) => fs.existsSync(path.join(REPO_DIR, file))); // deleted but not yet committed
 }
 
-function copyApp(appDir: string): void {
-  for (const file of sourceFiles()) {
+function copyApp(appDir: string, files: string[]): void {
+  for (const file of files) {
     const target = path.join(appDir, file);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.copyFileSync(path.join(REPO_DIR, file), target);
   }
   fs.mkdirSync(path.join(appDir, 'public', 'uploads'), { recursive: true });
   fs.symlinkSync(path.join(REPO_DIR, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
+}
+
+/**
+ * Each browser file starts its own service, but the production build (`dist/`: the compiled server
+ * and the admin panel, about a minute) is the same for all of them as long as the sources are: it
+ * holds no port, address or secret (the admin is served from the server's origin, so Strapi writes
+ * only the path of the backend into it). So the first file's build is kept in the system's temp
+ * folder under a hash of every source file (and of any STRAPI_ADMIN_* variable, which Strapi would
+ * write into the admin), and the suite's other files, in this run or the next, copy it (14 MB)
+ * instead of building again. A change to any source file gives a new hash, hence a new build.
+ */
+const BUILD_CACHE_PREFIX = 'artikel-browser-build-';
+/** Kept builds unused for this long are removed when a new one is kept. */
+const BUILD_CACHE_MAX_AGE_MS = 24 * 60 * 60_000;
+
+function buildKey(files: string[]): string {
+  const hash = crypto.createHash('sha256');
+  for (const file of files) {
+    hash.update(`${file}\0`);
+    hash.update(fs.readFileSync(path.join(REPO_DIR, file)));
+    hash.update('\0');
+  }
+  const adminVariables = Object.entries(process.env).filter(([name]) => name.startsWith('STRAPI_ADMIN_'));
+  for (const [name, value] of adminVariables.sort(([a], [b]) => a.localeCompare(b))) hash.update(`${name}=${value ?? ''}\0`);
+  return hash.digest('hex').slice(0, 20);
+}
+
+/** The kept build of these sources copied into `appDir`; false when there is none yet. */
+function reuseBuild(key: string, appDir: string): boolean {
+  const kept = path.join(os.tmpdir(), `${BUILD_CACHE_PREFIX}${key}`);
+  if (!fs.existsSync(kept)) return false;
+  fs.cpSync(path.join(kept, 'dist'), path.join(appDir, 'dist'), { recursive: true });
+  const now = new Date();
+  fs.utimesSync(kept, now, now); // in use: not removed as stale
+  return true;
+}
+
+/**
+ * Keeps `appDir`'s build for the next files. Copied beside and then renamed into place, so a kept
+ * build is always whole (a rename is atomic; if another run kept the same build first, ours goes).
+ */
+function keepBuild(key: string, appDir: string): void {
+  const kept = path.join(os.tmpdir(), `${BUILD_CACHE_PREFIX}${key}`);
+  const partial = `${kept}.partial-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    fs.cpSync(path.join(appDir, 'dist'), path.join(partial, 'dist'), { recursive: true });
+    fs.renameSync(partial, kept);
+  } catch {
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+  // Builds of older sources, and copies a killed run left half-made, once unused for a day.
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(BUILD_CACHE_PREFIX) || name === path.basename(kept)) continue;
+    const entry = path.join(os.tmpdir(), name);
+    try {
+      if (Date.now() - fs.statSync(entry).mtimeMs > BUILD_CACHE_MAX_AGE_MS) fs.rmSync(entry, { recursive: true, force: true });
+    } catch {
+      // removed meanwhile by another run
+    }
+  }
 }
 
 const secret = () => crypto.randomBytes(16).toString('base64');
@@ -149,7 +211,9 @@ export async function startProductionApp(folder: string): Promise<ProductionApp>
   const appDir = path.join(folder, 'app');
   const buildLog = path.join(folder, 'build.log');
   const serverLogFile = path.join(folder, 'server.log');
-  copyApp(appDir);
+  const files = sourceFiles();
+  copyApp(appDir, files);
+  const key = buildKey(files);
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -178,7 +242,13 @@ export async function startProductionApp(folder: string): Promise<ProductionApp>
     JWT_SECRET: secret(),
   };
   const buildStarted = Date.now();
-  await run('npm', ['run', 'build'], appDir, env, buildLog, folder);
+  const buildReused = reuseBuild(key, appDir);
+  if (buildReused) {
+    fs.writeFileSync(buildLog, `Reused the build of these sources kept as ${BUILD_CACHE_PREFIX}${key} in ${os.tmpdir()}.\n`);
+  } else {
+    await run('npm', ['run', 'build'], appDir, env, buildLog, folder);
+    keepBuild(key, appDir);
+  }
   const buildMs = Date.now() - buildStarted;
 
   const out = fs.openSync(serverLogFile, 'a');
@@ -201,6 +271,7 @@ export async function startProductionApp(folder: string): Promise<ProductionApp>
     appDir,
     baseUrl,
     buildMs,
+    buildReused,
     startMs,
     serverLog,
     stop: async () => {
