@@ -42,13 +42,43 @@ export interface EncodedRendition {
   bytes: number;
 }
 
+/** An image decoded once, turned by its orientation, as raw sRGB pixels every rendition is made from. */
+export interface DecodedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
 /**
- * The image `source` (a file's bytes) resized to fit inside `size`×`size` (never enlarged), turned by
- * its orientation and encoded as AVIF or WebP into the file `target`. The output carries no metadata.
+ * The image `source` (a file's bytes) decoded once at the largest size its renditions need (never
+ * enlarged): a 24-megapixel JPEG is shrunk while it is decoded, so its renditions cost one decode
+ * and a few megabytes, not one full decode each.
  */
-export async function encodeRendition(source: Buffer, format: RenditionFormat, size: number, target: string): Promise<EncodedRendition> {
-  const image = sharp(source, { failOn: 'none' }).rotate().resize(size, size, { fit: 'inside', withoutEnlargement: true });
-  const encoded = format === 'avif' ? image.avif({ quality: 55, effort: 4 }) : image.webp({ quality: 80 });
+export async function decodedAt(source: Buffer, size: number): Promise<DecodedImage> {
+  const { data, info } = await sharp(source, { failOn: 'none' })
+    .rotate()
+    .resize(size, size, { fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/**
+ * The decoded image resized to fit inside `size`×`size` (never enlarged) and encoded as AVIF or
+ * WebP into the file `target`. The output carries no metadata.
+ */
+export async function encodeRendition(
+  image: DecodedImage,
+  format: RenditionFormat,
+  size: number,
+  target: string,
+): Promise<EncodedRendition> {
+  const resized = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).resize(size, size, {
+    fit: 'inside',
+    withoutEnlargement: true,
+  });
+  const encoded = format === 'avif' ? resized.avif({ quality: 55, effort: 4 }) : resized.webp({ quality: 80 });
   const info = await encoded.toFile(target);
   return { width: info.width, height: info.height, bytes: info.size };
 }

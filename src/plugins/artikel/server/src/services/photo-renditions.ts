@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { RENDITION_FORMATS, RENDITION_MIMES, isRenditionKey, renditionKey, renditionSizes } from '../domain/photo-renditions';
-import { encodeRendition, shownSizeOf } from '../infrastructure/image-analysis';
+import { decodedAt, encodeRendition, shownSizeOf } from '../infrastructure/image-analysis';
 import { findPhotoFile, saveFormats, type PhotoFile } from '../repositories/photo-files';
 import { fileOnDisk, storeThroughProvider, storedBytes } from '../infrastructure/stored-uploads';
 
@@ -51,6 +51,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     );
   }
 
+  /**
+   * The stored original decoded once at the largest rendition size, and the sizes to make; null
+   * for a file sharp cannot read. The file's bytes (megabytes for a camera's photo) are let go here.
+   */
+  async function decodedStored(file: PhotoFile, breakpoints: Record<string, number>) {
+    const source = await storedBytes(strapi, file.url);
+    const shown = await shownSizeOf(source);
+    if (shown === null) return null;
+    const sizes = renditionSizes(breakpoints, Math.max(shown.width, shown.height));
+    return { decoded: await decodedAt(source, Math.max(...sizes.map(([, pixels]) => pixels))), sizes };
+  }
+
   /** Makes the renditions of one file now (the queue and the one-off photo command call it). */
   async function render(id: number, options: { again?: boolean } = {}): Promise<RenditionOutcome> {
     const file = await findPhotoFile(strapi, id);
@@ -67,10 +79,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const existing = Object.keys(file.formats).filter(isRenditionKey);
     if (!options.again && existing.length > 0 && expected.every((key) => key in file.formats)) return 'present';
 
-    const source = await storedBytes(strapi, file.url);
-    const shown = await shownSizeOf(source);
-    if (shown === null) return 'skipped';
-    const sizes = renditionSizes(breakpoints, Math.max(shown.width, shown.height));
+    const stored = await decodedStored(file, breakpoints);
+    if (stored === null) return 'skipped';
+    const { decoded, sizes } = stored;
     const folder = await mkdtemp(join(tmpdir(), 'artikel-renditions-'));
     const made: Record<string, Record<string, unknown>> = {};
     // A photo deleted or replaced while its renditions are made stops being worked on.
@@ -84,7 +95,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const key = renditionKey(format, size);
           try {
             const path = join(folder, `${key}.${format}`);
-            const encoded = await encodeRendition(source, format, pixels, path);
+            const encoded = await encodeRendition(decoded, format, pixels, path);
             made[key] = await uploadRendition(file, key, RENDITION_MIMES[format], path, encoded);
           } catch (error) {
             strapi.log.warn(
