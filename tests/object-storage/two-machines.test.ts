@@ -76,7 +76,9 @@ describe('photos on more than one machine', () => {
     expect(cover.formats.map((format) => format.name).sort()).toEqual(['large', 'medium', 'small', 'thumbnail']);
     for (const url of urls) expect(url.startsWith(`${store.endpoint}/${store.bucket}/`)).toBe(true);
     expect(article.cover_image_url).toBe(cover.url);
-    expect((JSON.parse(article.json_ld) as { image: string[] }).image).toEqual([cover.url]);
+    expect((JSON.parse(article.json_ld) as { image: Array<{ contentUrl: string }> }).image.map((image) => image.contentUrl)).toEqual([
+      cover.url,
+    ]);
 
     // The bytes came from the store, not from either instance's disk.
     for (const url of urls) {
