@@ -74,9 +74,15 @@ describe('media from the Media Library', () => {
         caption: 'Caption of first.jpg',
         width: 800,
         height: 600,
+        aspect_ratio: 1.3333,
         mime: 'image/jpeg',
         formats: [],
         srcset: '/uploads/first.jpg 800w',
+        // A file record written without an upload: no renditions, placeholder, colour or camera data.
+        sources: [{ type: 'image/jpeg', srcset: '/uploads/first.jpg 800w' }],
+        placeholder: null,
+        color: null,
+        exif: null,
       },
       {
         url: '/uploads/second.jpg',
@@ -84,9 +90,15 @@ describe('media from the Media Library', () => {
         caption: 'Caption of second.jpg',
         width: 600,
         height: 800,
+        aspect_ratio: 0.75,
         mime: 'image/jpeg',
         formats: [],
         srcset: '/uploads/second.jpg 600w',
+        // A file record written without an upload: no renditions, placeholder, colour or camera data.
+        sources: [{ type: 'image/jpeg', srcset: '/uploads/second.jpg 600w' }],
+        placeholder: null,
+        color: null,
+        exif: null,
       },
     ]);
   });

@@ -21,7 +21,9 @@ let served: { language: string; document: unknown } | null = null;
 /** The document with the language's examples; built once per language (the setting does not change while the service runs). */
 export function openApiDocumentFor(document: unknown, language: string): unknown {
   if (served?.language === language) return served.document;
-  const copy = structuredClone(document) as Json;
+  // A JSON round trip, not structuredClone: the copy's objects must be plain objects of this realm,
+  // which the caching middleware recognizes as a JSON body to tag (structuredClone's are not, under jest's VM).
+  const copy = JSON.parse(JSON.stringify(document)) as Json;
   for (const path of LANGUAGE_EXAMPLES) {
     let parent: Json | undefined = copy;
     for (const key of path.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
