@@ -131,7 +131,9 @@ export const articleCounts = (strapi: Core.Strapi) => {
     async recount(): Promise<void> {
       const db = database(strapi);
       await db.raw(`DELETE FROM ${T}`);
-      await db.raw(`INSERT INTO ${T} (kind, subject, articles) SELECT 'all', '', count(*) FROM ${TABLES.articles} WHERE published_at IS NOT NULL`);
+      await db.raw(
+        `INSERT INTO ${T} (kind, subject, articles) SELECT 'all', '', count(*) FROM ${TABLES.articles} WHERE published_at IS NOT NULL`,
+      );
       await this.recountCategories();
       await db.raw(`INSERT INTO ${T} (kind, subject, articles) SELECT 'tag', tag, count(*) FROM ${TABLES.tags} GROUP BY tag`);
     },
