@@ -30,6 +30,8 @@ export const TABLES = {
   /** Where views lived before they were a content type; moved and dropped at start. */
   legacyViews: 'artikel_views',
   tags: 'artikel_tags',
+  /** How many articles are published: overall, per category, per tag (see repositories/article-counts.ts). */
+  articleCounts: 'artikel_article_counts',
   searchDocuments: 'artikel_search_docs',
   search: 'artikel_search',
   /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */

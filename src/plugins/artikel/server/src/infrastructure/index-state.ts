@@ -16,3 +16,19 @@ export function markIndexComplete(strapi: Core.Strapi, complete: boolean): void 
   if (complete) incomplete.delete(strapi);
   else incomplete.add(strapi);
 }
+
+// Per Strapi instance, like the index: whether the kept counts (see repositories/article-counts.ts) can be read.
+const countsUnknown = new WeakSet<Core.Strapi>();
+
+/**
+ * Whether the kept counts of published articles agree with the rows. Until a start or a build has
+ * counted them (a new table, an imported file), the reads count the published rows themselves.
+ */
+export function countsComplete(strapi: Core.Strapi): boolean {
+  return !countsUnknown.has(strapi) && indexComplete(strapi);
+}
+
+export function markCountsComplete(strapi: Core.Strapi, complete: boolean): void {
+  if (complete) countsUnknown.delete(strapi);
+  else countsUnknown.add(strapi);
+}

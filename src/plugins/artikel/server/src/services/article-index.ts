@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { markIndexComplete } from '../infrastructure/index-state';
+import { markCountsComplete, markIndexComplete } from '../infrastructure/index-state';
+import { articleCounts, NOTHING_COUNTED, type CountedState } from '../repositories/article-counts';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { searchIndex } from '../repositories/search';
 import { tagIndex } from '../repositories/tags';
@@ -32,6 +33,7 @@ const PROGRESS_EVERY = 10_000;
 const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
   const search = () => searchIndex(strapi);
   const tags = () => tagIndex(strapi);
+  const counts = () => articleCounts(strapi);
   let running: Promise<void> | null = null;
   let stopped = false;
 
@@ -56,8 +58,37 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       await yieldToEventLoop();
     }
     if (stopped) return;
+    await recount();
     await search().settle(added);
     if (added + removed.length > 0) strapi.log.info(`artikel: index updated (${added} articles added, ${removed.length} removed)`);
+  };
+
+  /**
+   * Counts the published articles again from the rows (see article-counts), in one transaction that
+   * takes the article writes' turn, so no write's change to the counts falls between the count and
+   * its commit; reads on other connections see the old counts until then.
+   */
+  const recount = async (): Promise<void> => {
+    await inTransaction(strapi, async () => {
+      await lockUntilCommit(strapi, 'article-writes');
+      await counts().recount();
+    });
+    markCountsComplete(strapi, true);
+  };
+
+  /** Runs work after the one running (a build, a recount), one at a time; a stopped service runs none. */
+  const inTurn = async (work: () => Promise<void>): Promise<void> => {
+    const previous = running;
+    const next = (async () => {
+      await previous?.catch(() => undefined);
+      if (!stopped) await work();
+    })();
+    running = next;
+    try {
+      await next;
+    } finally {
+      if (running === next) running = null;
+    }
   };
 
   /**
@@ -87,27 +118,49 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     fillReadingTimes,
 
-    async syncDocument(documentId: string): Promise<void> {
-      // Joins the write's transaction, so the index never disagrees with what was committed.
+    /**
+     * What a document adds to the published articles' counts before a write (inside the write's
+     * transaction, once it holds the article writes' turn); nothing for a new document. Given back
+     * to syncDocument after the write, which adds the difference.
+     */
+    async countedBefore(documentId: string | undefined): Promise<CountedState> {
+      if (documentId === undefined) return NOTHING_COUNTED;
+      return inTransaction(strapi, () => counts().stateOf(documentId));
+    },
+
+    /**
+     * After a write: the document's tag rows and search entry follow its published row and, given
+     * its state before the write (countedBefore), the counts follow it too. Joins the write's
+     * transaction, so the index and the counts never disagree with what was committed.
+     */
+    async syncDocument(documentId: string, before?: CountedState): Promise<void> {
       await inTransaction(strapi, async ({ trx }) => {
         await tags().sync(documentId);
         await search().sync(trx, documentId);
+        if (before !== undefined) await counts().apply(before, await counts().stateOf(documentId));
       });
     },
 
-    /** Brings the index in line with the published rows; one run at a time (a run asked for during one follows it). */
+    /**
+     * After a category write that the article pipeline does not see change articles: a category
+     * deleted (its links to articles went with it) or one whose `articles` field moved articles
+     * in or out (`moved`), in the write's transaction. A delete forgets the category's count; a
+     * move counts every category again (the articles' former categories are not named by the
+     * write), which reads every published article's link: rare (an editor's change in the
+     * category's form), and it takes the article writes' turn meanwhile.
+     */
+    async categoryWritten({ deleted, moved }: { deleted: boolean; moved: boolean }): Promise<void> {
+      if (!deleted && !moved) return;
+      await inTransaction(strapi, async () => {
+        await lockUntilCommit(strapi, 'article-writes');
+        if (moved) await counts().recountCategories();
+        else await counts().removeMissingCategories();
+      });
+    },
+
+    /** Brings the index in line with the published rows, and counts them again; one run at a time (a run asked for during one follows it). */
     async reconcile(): Promise<void> {
-      const previous = running;
-      const next = (async () => {
-        await previous?.catch(() => undefined);
-        if (!stopped) await build();
-      })();
-      running = next;
-      try {
-        await next;
-      } finally {
-        if (running === next) running = null;
-      }
+      await inTurn(build);
     },
 
     /**
@@ -122,8 +175,12 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       };
       if (strapi.server.httpServer.listening) fill();
       else strapi.server.httpServer.once('listening', fill);
-      if (await search().isComplete()) return;
+      if (await search().isComplete()) {
+        if (!(await counts().agreeWithRows())) this.recountInBackground();
+        return;
+      }
       markIndexComplete(strapi, false);
+      markCountsComplete(strapi, false);
       strapi.log.info(
         'artikel: building the tag and search index in the background; searches and tag filters read the articles directly until it is done',
       );
@@ -146,6 +203,30 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       // on SQLite's one write connection (at 100,000 articles they came about 0.3 s apart, some ten
       // seconds more before the first answer). A process that never listens (a script, a CLI
       // command) serves no reads and leaves the build to the service.
+      const server = strapi.server.httpServer;
+      if (server.listening) attempt();
+      else server.once('listening', attempt);
+    },
+
+    /**
+     * Counts the published articles again once the service listens (a new count table, or counts
+     * that disagree with the rows at start); until then the reads count the rows themselves.
+     */
+    recountInBackground(): void {
+      markCountsComplete(strapi, false);
+      const attempt = (): void => {
+        inTurn(recount)
+          .then(() => {
+            if (stopped) return;
+            getService(strapi, 'read-cache').invalidate();
+            strapi.log.info('artikel: the published articles are counted');
+          })
+          .catch((error: unknown) => {
+            if (stopped) return;
+            strapi.log.warn(`artikel: counting the published articles failed, retrying: ${String(error)}`);
+            setTimeout(attempt, RETRY_MS).unref();
+          });
+      };
       const server = strapi.server.httpServer;
       if (server.listening) attempt();
       else server.once('listening', attempt);

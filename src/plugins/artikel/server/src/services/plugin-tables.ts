@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { ensureCountTable } from '../repositories/article-counts';
 import { ensureIdempotencyTable } from '../repositories/idempotency-keys';
 import { ensureOldSlugTable } from '../repositories/old-slugs';
 import { ensureRateLimitTable } from '../repositories/rate-limits';
@@ -41,6 +42,8 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     // The tag rows and search entries are built together (see article-index): new tag rows, new search entries.
     const tags = await ensureTagTable(strapi);
     await searchIndex(strapi).ensure({ empty: tags.created });
+    // The published articles' counts, kept with the index rows (see article-index); counted at start when new.
+    await ensureCountTable(strapi);
     await ensureRateLimitTable(strapi);
     await ensureIdempotencyTable(strapi);
     await ensureOldSlugTable(strapi);

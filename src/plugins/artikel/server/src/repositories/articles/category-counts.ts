@@ -1,4 +1,6 @@
 import { TABLES } from '../../constants';
+import { countsComplete } from '../../infrastructure/index-state';
+import { articleCounts } from '../article-counts';
 import type { PublishedRows } from './published-rows';
 
 export interface CategoryCountRecord {
@@ -8,7 +10,7 @@ export interface CategoryCountRecord {
 }
 
 /** How many published articles each category holds. */
-export const categoryCounts = ({ knex, sqlite }: PublishedRows) => ({
+export const categoryCounts = ({ strapi, knex, sqlite }: PublishedRows) => ({
   /** Every category with its number of published articles, by name. */
   async categoryCounts(): Promise<CategoryCountRecord[]> {
     const categories = (await knex()(TABLES.categories).select('id', 'name', 'slug').orderByRaw('LOWER(name) ASC')) as Array<{
@@ -16,7 +18,12 @@ export const categoryCounts = ({ knex, sqlite }: PublishedRows) => ({
       name: string | null;
       slug: string | null;
     }>;
-    // Counted from the published rows' ids alone: the article rows themselves (with their text) are
+    // The counts the write pipeline keeps (see article-counts): a row per category.
+    if (countsComplete(strapi)) {
+      const kept = await articleCounts(strapi).perCategory();
+      return categories.map((row) => ({ name: row.name ?? '', slug: row.slug ?? '', articleCount: kept.get(Number(row.id)) ?? 0 }));
+    }
+    // Until they are counted (see index-state): counted from the published rows' ids alone: the article rows themselves (with their text) are
     // never read. SQLite is told to start from the articles (CROSS JOIN fixes the order), so it reads
     // the published_at index instead of looking up every link's article row.
     const counted = (await knex()

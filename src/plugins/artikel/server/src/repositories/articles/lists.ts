@@ -1,5 +1,6 @@
 import { TABLES } from '../../constants';
-import { indexComplete } from '../../infrastructure/index-state';
+import { countsComplete, indexComplete } from '../../infrastructure/index-state';
+import { articleCounts } from '../article-counts';
 import { limitRows, limitSql } from '../../infrastructure/row-limits';
 import { longReadRows, readRows, type RawSql } from '../../infrastructure/transactions';
 import { searchIndex } from '../search';
@@ -113,6 +114,25 @@ export const articleLists = ({
     return [...read, ...unread];
   };
 
+  /**
+   * The total from the counts the write pipeline keeps (see article-counts), where one of them is
+   * the answer: no filter, only a category (naming one category), only a tag. Null elsewhere (a
+   * search counts its matches exactly, from its index), and until the counts are made.
+   */
+  const keptCount = async (filters: ArticleFilters): Promise<number | null> => {
+    if (filters.words.length > 0 || !countsComplete(strapi)) return null;
+    const counts = articleCounts(strapi);
+    if (filters.category === null && filters.tagKey === null) return counts.total();
+    if (filters.category !== null && filters.tagKey === null) {
+      const categoryIds = await categoryIdsNamed(filters.category);
+      if (categoryIds.length === 0) return 0;
+      // A name one category has and the slug another has: the articles of either, counted once, from the rows.
+      return categoryIds.length === 1 ? counts.inCategory(categoryIds[0]) : null;
+    }
+    if (filters.category === null && filters.tagKey !== null) return counts.withTag(filters.tagKey);
+    return null;
+  };
+
   return {
     categoryIdsNamed,
 
@@ -120,6 +140,8 @@ export const articleLists = ({
     similarWords: (word: string, limit: number): Promise<string[]> => searchIndex(strapi).similarWords(word, limit),
 
     async count(filters: ArticleFilters): Promise<number> {
+      const kept = await keptCount(filters);
+      if (kept !== null) return kept;
       if (narrowsNothing(filters))
         return Number(((await readRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0);
       if (filters.category === null && filters.tagKey === null && filters.words.length > 0) {
