@@ -1,6 +1,6 @@
-import sharp from 'sharp';
 import { ARTICLE_UID, createCategory } from '../helpers/fixtures';
 import { registerEditor, type Editor } from '../helpers/admin';
+import { jpegPhoto } from '../helpers/service-photos';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
@@ -22,22 +22,6 @@ afterAll(async () => {
   await app.stop();
 });
 
-/** A real JPEG photo of the given size, made for the test. */
-function photo(width: number, height: number, hue: number): Promise<Buffer> {
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      const offset = (y * width + x) * 3;
-      pixels[offset] = (x * 255) / width;
-      pixels[offset + 1] = (y * 255) / height;
-      pixels[offset + 2] = hue;
-    }
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 80 })
-    .toBuffer();
-}
-
 /** Uploads through the Media Library's own route, as the admin's upload dialog does. */
 async function upload(
   name: string,
@@ -47,7 +31,7 @@ async function upload(
 ): Promise<{ id: number; formats: Record<string, { width: number }> }> {
   const response = await editor
     .signed(app.api().post('/upload'))
-    .attach('files', await photo(width, height, hue), { filename: name, contentType: 'image/jpeg' })
+    .attach('files', await jpegPhoto(width, height, hue), { filename: name, contentType: 'image/jpeg' })
     .expect(201);
   const [file] = response.body as Array<{ id: number; formats: Record<string, { width: number }> }>;
   uploaded.push(file.id);
