@@ -6,7 +6,7 @@ import { toEpochMs } from '../../utils/dates';
 import { searchableText } from '../../utils/search-words';
 import { parseTags, tagKey } from '../../utils/tags';
 import type { PublishedRows } from './published-rows';
-import { DETAIL_BY_SLUG, GALLERY_OF, publishedSummaries } from './queries';
+import { DETAIL_BY_SLUG, GALLERY_OF } from './queries';
 import {
   type ArticleDetailRecord,
   type ArticleRecord,
@@ -15,7 +15,6 @@ import {
   type MediaRecord,
   parseGalleryRow,
   parseSummaryRow,
-  type SummaryRow,
 } from './rows';
 
 /** A published article's row, where it stands among the published, its times, and its text as searches find it (see searchableText). */
@@ -27,7 +26,7 @@ export interface PublishedVersion extends ArticlePlace {
 }
 
 /** Single published articles: by document, by slug, and a given set of documents. */
-export const articleDocuments = ({ strapi, publishedRows }: PublishedRows) => {
+export const articleDocuments = ({ strapi, publishedRows, summariesInOrder }: PublishedRows) => {
   /** An article's gallery, in the order the editor gave it. */
   const galleryOf = async (articleId: number): Promise<MediaRecord[]> =>
     ((await readRows(strapi, GALLERY_OF, [articleId])) as GalleryRow[]).map(parseGalleryRow);
@@ -82,15 +81,6 @@ export const articleDocuments = ({ strapi, publishedRows }: PublishedRows) => {
     },
 
     /** The published articles of these documents, in the order given (unpublished ones left out). */
-    async byDocumentIds(documentIds: string[]): Promise<ArticleRecord[]> {
-      if (documentIds.length === 0) return [];
-      const rows = (await readRows(
-        strapi,
-        `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`,
-        documentIds,
-      )) as SummaryRow[];
-      const found = new Map(rows.map(parseSummaryRow).map((record) => [record.documentId, record]));
-      return documentIds.flatMap((id) => found.get(id) ?? []);
-    },
+    byDocumentIds: (documentIds: string[]): Promise<ArticleRecord[]> => summariesInOrder(documentIds),
   };
 };
