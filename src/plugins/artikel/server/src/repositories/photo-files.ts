@@ -9,13 +9,11 @@ export interface PhotoFile {
   ext: string | null;
   mime: string | null;
   url: string;
-  provider: string | null;
   width: number | null;
   height: number | null;
   formats: Record<string, Record<string, unknown>>;
+  /** Null until the upload (or npm run photos:process) described the photo. */
   placeholder: string | null;
-  color: string | null;
-  hasExif: boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -44,13 +42,10 @@ function parsePhotoFile(row: Record<string, unknown>): PhotoFile {
     ext: textOrNull(row.ext),
     mime: textOrNull(row.mime),
     url: textOrNull(row.url) ?? '',
-    provider: textOrNull(row.provider),
     width: numberOrNull(row.width),
     height: numberOrNull(row.height),
     formats: parseFormats(row.formats),
     placeholder: textOrNull(row[PHOTO_FILE_FIELDS.placeholder]),
-    color: textOrNull(row[PHOTO_FILE_FIELDS.color]),
-    hasExif: row[PHOTO_FILE_FIELDS.exif] !== null && row[PHOTO_FILE_FIELDS.exif] !== undefined,
   };
 }
 

@@ -153,10 +153,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       waiting.push(id);
       drain();
     },
-    /** Resolves once no file waits (tests, the photo command). */
-    async idle(): Promise<void> {
-      while (running !== null) await running;
-    },
     async stop(): Promise<void> {
       stopped = true;
       waiting.length = 0;

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { photoExifOf } from '../domain/photo-exif';
-import { keepOnlyPublicTags, readTags } from '../infrastructure/exiftool';
+import { readTags } from '../infrastructure/exiftool';
 import { lookOf } from '../infrastructure/image-analysis';
 import { fileOnDisk, storeThroughProvider, storedBytes, withTemporaryFile } from '../infrastructure/stored-uploads';
 import { photoFilesAfter, savePhotoFacts, type PhotoFile } from '../repositories/photo-files';
@@ -70,7 +70,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         report.cleaned += 1;
         options.progress?.(`${options.dryRun ? 'would clean' : 'cleaning'} ${stored.url}`);
         if (options.dryRun) return;
-        await keepOnlyPublicTags(path);
+        // Stored again under its own name through the provider service, whose privacy hook cleans it.
         await storeThroughProvider(
           strapi,
           fileOnDisk(path, { name: stored.name, hash: stored.hash, ext: stored.ext ?? '', mime: stored.mime ?? undefined, path: null }),
