@@ -3,7 +3,7 @@
 // Prints a new Strapi API token that may only create articles (POST /api/artikel), for automation
 // tools and agents; with ARTIKEL_TOKEN_ACTIONS=create,update,delete it may also change (PATCH) or
 // delete (DELETE) them. Usage: [ARTIKEL_TOKEN_ACTIONS=create,update] npm run token -- [name]
-const { loadStrapi, progressPrinter } = require('./lib/load-strapi');
+const { loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
 
 const ACTIONS = ['create', 'update', 'delete'];
 
@@ -41,10 +41,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -15,7 +15,7 @@
 // --limit N  switches at most N files in this run (a studio moved in batches).
 const fs = require('node:fs');
 const path = require('node:path');
-const { compiledApp, loadStrapi, progressPrinter } = require('./lib/load-strapi');
+const { compiledApp, loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
 
 const FILE_UID = 'plugin::upload.file';
 const LOCAL = 'local';
@@ -140,10 +140,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -5,7 +5,7 @@
 // position, serial numbers and owner names; each photo gets its placeholder, colour and camera data
 // and its AVIF and WebP renditions. Safe to run again: done work is skipped.
 // Usage: npm run photos:process -- [--dry-run] [--again]
-const { loadStrapi, progressPrinter } = require('./lib/load-strapi');
+const { loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
 
 const OPTIONS = ['--dry-run', '--again'];
 
@@ -30,10 +30,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -48,4 +48,18 @@ function progressPrinter() {
   return (step) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${step}\n`);
 }
 
-module.exports = { compiledApp, loadStrapi, progressPrinter };
+/**
+ * Runs a command's `main` and exits: with the exit code it set (0 by default), or with 1 and only
+ * the error's message (no stack) when it failed. Exiting ends whatever Strapi left running.
+ */
+function runCommand(main) {
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { compiledApp, loadStrapi, progressPrinter, runCommand };
