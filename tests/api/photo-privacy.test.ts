@@ -1,33 +1,24 @@
 import sharp from 'sharp';
-import { registerEditor, type Editor } from '../helpers/admin';
+import type { Editor } from '../helpers/admin';
 import {
-  endTagReader,
+  appForPhotoTests,
   everyMediaLibrarySetting,
   MIME,
   photoFile,
   privateTagsIn,
-  removeUploads,
   setMediaLibrary,
   tagsOfServedFile,
   uploadPhoto,
   type PhotoFormat,
   type UploadedFile,
 } from '../helpers/photos';
-import { startStrapi, type TestApp } from '../helpers/strapi';
+import type { TestApp } from '../helpers/strapi';
 
 let app: TestApp;
 let editor: Editor;
-const uploaded: number[] = [];
-
-beforeAll(async () => {
-  app = await startStrapi();
-  editor = await registerEditor(app);
-}, 120_000);
-
-afterAll(async () => {
-  await removeUploads(app, uploaded);
-  await endTagReader();
-  await app.stop();
+const uploaded = appForPhotoTests((started, signedIn) => {
+  app = started;
+  editor = signedIn;
 });
 
 async function upload(name: string, format: PhotoFormat, width = 1200, height = 800): Promise<UploadedFile> {

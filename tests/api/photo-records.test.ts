@@ -1,35 +1,29 @@
 import { decode } from 'blurhash';
 import sharp from 'sharp';
 import { ARTICLE_UID, createCategory } from '../helpers/fixtures';
-import { registerEditor, type Editor } from '../helpers/admin';
+import type { Editor } from '../helpers/admin';
 import {
+  appForPhotoTests,
   CAMERA_EXIF_RECORD,
-  endTagReader,
   MIME,
   photoFile,
   privateTagsIn,
-  removeUploads,
   tagsOfServedFile,
   uploadPhoto,
   type PhotoFormat,
 } from '../helpers/photos';
-import { startStrapi, type TestApp } from '../helpers/strapi';
+import type { TestApp } from '../helpers/strapi';
 
 let app: TestApp;
 let editor: Editor;
 let category: string;
-const uploaded: number[] = [];
+const uploaded = appForPhotoTests((started, signedIn) => {
+  app = started;
+  editor = signedIn;
+});
 
 beforeAll(async () => {
-  app = await startStrapi();
-  editor = await registerEditor(app);
   category = await createCategory(app.strapi, 'Portraits', 'portraits');
-}, 120_000);
-
-afterAll(async () => {
-  await removeUploads(app, uploaded);
-  await endTagReader();
-  await app.stop();
 });
 
 interface PhotoRecord {

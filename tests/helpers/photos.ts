@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExifTool, type Tags } from 'exiftool-vendored';
 import sharp from 'sharp';
-import type { Editor } from './admin';
-import type { TestApp } from './strapi';
+import { registerEditor, type Editor } from './admin';
+import { startStrapi, type TestApp } from './strapi';
 
 /** What a photographer's camera writes, private fields included, as the tests put it into files. */
 export const CAMERA_EXIF = {
@@ -142,4 +142,25 @@ export async function removeUploads(app: TestApp, ids: number[]): Promise<void> 
     const file = await app.strapi.db.query('plugin::upload.file').findOne({ where: { id } });
     if (file) await upload.remove(file);
   }
+}
+
+/**
+ * The app of a test file that uploads photos: started, with an editor registered, before the file's
+ * tests (`ready` gets both), and after them its uploads (the ids pushed on the answered list)
+ * removed, the tag reader ended and the app stopped.
+ */
+export function appForPhotoTests(ready: (app: TestApp, editor: Editor) => void): number[] {
+  const uploaded: number[] = [];
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startStrapi();
+    ready(started, await registerEditor(started));
+  }, 120_000);
+  afterAll(async () => {
+    if (started === undefined) return;
+    await removeUploads(started, uploaded);
+    await endTagReader();
+    await started.stop();
+  });
+  return uploaded;
 }

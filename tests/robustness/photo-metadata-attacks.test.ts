@@ -1,22 +1,14 @@
 import sharp from 'sharp';
-import { registerEditor, type Editor } from '../helpers/admin';
+import type { Editor } from '../helpers/admin';
 import { ARTICLE_UID, createCategory } from '../helpers/fixtures';
-import { CAMERA_EXIF, endTagReader, photoFile, privateTagsIn, removeUploads, tagsOfServedFile, type UploadedFile } from '../helpers/photos';
-import { startStrapi, type TestApp } from '../helpers/strapi';
+import { appForPhotoTests, CAMERA_EXIF, photoFile, privateTagsIn, tagsOfServedFile, type UploadedFile } from '../helpers/photos';
+import type { TestApp } from '../helpers/strapi';
 
 let app: TestApp;
 let editor: Editor;
-const uploaded: number[] = [];
-
-beforeAll(async () => {
-  app = await startStrapi();
-  editor = await registerEditor(app);
-}, 120_000);
-
-afterAll(async () => {
-  await removeUploads(app, uploaded);
-  await endTagReader();
-  await app.stop();
+const uploaded = appForPhotoTests((started, signedIn) => {
+  app = started;
+  editor = signedIn;
 });
 
 /** A JPEG with `segment` (an APP1 payload) written right after its start marker, as a hostile file would carry it. */
