@@ -125,10 +125,19 @@ describe('sort=relevance', () => {
       expect(response.status).toBe(200);
       const body = (await response.json()) as ListBody;
       seen.push(...slugsOf(body));
+      expect(body.meta.pagination.total).toBe(4);
       next = body.links.next;
       if (next !== null) expect(new URL(next).searchParams.get('page')).not.toBeNull();
     }
     expect(seen).toEqual(['lensa-makro-pemula', 'serangga-taman', 'cerita-pagi-b', 'cerita-pagi-a']);
+  });
+
+  it('counts every match on a page past the last one, which lists none', async () => {
+    const body = await listWithFetch('q=makro&sort=relevance&limit=2&page=7');
+    expect(body.data).toEqual([]);
+    expect(body.meta.pagination).toEqual({ page: 7, limit: 2, total: 4, page_count: 2 });
+    const none = await list('q=zzzqqq&sort=relevance');
+    expect(none.meta.pagination.total).toBe(0);
   });
 
   it('is a 400 naming sort without q, and an unknown sort is a 400 too', async () => {
@@ -207,6 +216,7 @@ describe('sort=views', () => {
     while (next !== null) {
       const body = (await (await fetch(next)).json()) as ListBody;
       seen.push(...slugsOf(body));
+      expect(body.meta.pagination.total).toBe(7);
       next = body.links.next;
     }
     expect(seen).toHaveLength(7);

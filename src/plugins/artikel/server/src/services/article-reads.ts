@@ -322,8 +322,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     const { limit, page: number } = query;
     const offset = (number - 1) * limit;
     const compute = async (): Promise<{ page: ListPage; dependencies: ReadDependencies }> => {
-      const total = await articles.count(filters);
-      const records = offset >= total ? [] : await articles.ranked(filters, sort, limit, offset);
+      const { total, records } = await articles.ranked(filters, sort, limit, offset);
       return {
         page: {
           data: listedOf(records, filters.words),

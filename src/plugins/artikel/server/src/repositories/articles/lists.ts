@@ -133,49 +133,59 @@ export const articleLists = ({
     return null;
   };
 
+  /** How many published articles the filters select: from the kept counts, the search index alone, or the rows. */
+  const count = async (filters: ArticleFilters): Promise<number> => {
+    const kept = await keptCount(filters);
+    if (kept !== null) return kept;
+    if (narrowsNothing(filters))
+      return Number(((await readRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0);
+    if (filters.category === null && filters.tagKey === null && filters.words.length > 0) {
+      const matches = await searchIndex(strapi).countAlone(filters.words);
+      if (matches !== null) return matches;
+    }
+    const selected = await filtered(filters, { forPage: false });
+    if (selected === null) return 0;
+    const [row] = (await longReadRows(strapi, selected.query.count({ total: '*' }))) as Array<{ total: number | string }>;
+    return Number(row?.total ?? 0);
+  };
+
   return {
     categoryIdsNamed,
 
     /** Words the search index holds that look like this one (see SearchIndex.similarWords). */
     similarWords: (word: string, limit: number): Promise<string[]> => searchIndex(strapi).similarWords(word, limit),
 
-    async count(filters: ArticleFilters): Promise<number> {
-      const kept = await keptCount(filters);
-      if (kept !== null) return kept;
-      if (narrowsNothing(filters))
-        return Number(((await readRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0);
-      if (filters.category === null && filters.tagKey === null && filters.words.length > 0) {
-        const matches = await searchIndex(strapi).countAlone(filters.words);
-        if (matches !== null) return matches;
-      }
-      const selected = await filtered(filters, { forPage: false });
-      if (selected === null) return 0;
-      const [row] = (await longReadRows(strapi, selected.query.count({ total: '*' }))) as Array<{ total: number | string }>;
-      return Number(row?.total ?? 0);
-    },
+    count,
 
     /**
      * One page of the filtered articles `offset` articles in, most relevant first (see
      * SearchIndex.rank; `filters` must hold words) or most read first (their stored counts), ties
-     * newest first. Every match is ordered, so its cost grows with the matches, not with the page.
+     * newest first, with how many articles the filters select. Every match is ordered, so its cost
+     * grows with the matches, not with the page.
      */
-    async ranked(filters: ArticleFilters, order: 'relevance' | 'views', limit: number, offset: number): Promise<ArticleRecord[]> {
+    async ranked(
+      filters: ArticleFilters,
+      order: 'relevance' | 'views',
+      limit: number,
+      offset: number,
+    ): Promise<{ total: number; records: ArticleRecord[] }> {
       const alone =
         order === 'relevance' && filters.category === null && filters.tagKey === null
           ? await searchIndex(strapi).rankedAlone(filters.words, limit, offset)
           : null;
-      if (alone !== null) return summariesInOrder(alone);
-      if (order === 'views' && narrowsNothing(filters)) return summariesInOrder(await mostReadIds(limit, offset));
+      if (alone !== null) return { total: alone.total, records: await summariesInOrder(alone.documentIds) };
+      const total = await count(filters);
+      if (offset >= total) return { total, records: [] };
+      if (order === 'views' && narrowsNothing(filters)) return { total, records: await summariesInOrder(await mostReadIds(limit, offset)) };
       const selected = await filtered(filters, { forPage: false });
-      if (selected === null) return [];
+      if (selected === null) return { total, records: [] };
       // The matches are sorted by their document ids and sort keys alone (a sort that carried
       // every match's text would hold it all at once); only the page's rows are read whole.
       const query = selected.query.select('a.document_id');
       if (order === 'relevance') searchIndex(strapi).rank(query, filters.words);
       else query.leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id').orderByRaw('COALESCE(v.views, 0) DESC');
       const ids = documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), limit, offset)));
-      if (ids.length === 0) return [];
-      return summariesInOrder(ids);
+      return { total, records: ids.length === 0 ? [] : await summariesInOrder(ids) };
     },
 
     /**
