@@ -86,7 +86,7 @@ const EXPECTED = {
 async function emptyTheIndex(): Promise<void> {
   const tables =
     app.store === 'sqlite'
-      ? ['artikel_tags', 'artikel_search', 'artikel_search_docs']
+      ? ['artikel_tags', 'artikel_search', 'artikel_search_words', 'artikel_search_docs']
       : ['artikel_tags', 'artikel_search_docs', 'artikel_search_long_terms'];
   for (const table of tables) await app.strapi.db.connection.raw(`DELETE FROM ${table}`);
 }

@@ -34,6 +34,8 @@ export const TABLES = {
   articleCounts: 'artikel_article_counts',
   searchDocuments: 'artikel_search_docs',
   search: 'artikel_search',
+  /** SQLite: the same entries tokenized into words, for the relevance order (see repositories/search/sqlite.ts). */
+  searchWords: 'artikel_search_words',
   /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */
   searchTerms: 'artikel_search_terms',
   /** PostgreSQL: words too long for the dictionary's index, per article. */

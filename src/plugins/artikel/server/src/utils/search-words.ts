@@ -67,6 +67,20 @@ export function ftsAllOf(words: string[]): string {
   return words.map((word) => `"${word.replace(/"/g, '""')}"`).join(' AND ');
 }
 
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
+
+/**
+ * An FTS5 query for an index tokenized into words (unicode61) that an article matches where each
+ * word begins one of its words ("workshop" finds "workshops"); null unless every word is ASCII
+ * letters and digits. Only such a word is sure to be looked up as one word, the way the trigram
+ * index folds it: where a word holds punctuation, the word index would look up a phrase of its
+ * pieces, which text without that punctuation matches too.
+ */
+export function ftsWordStartsOf(words: string[]): string | null {
+  if (words.length === 0 || !words.every((word) => ASCII_WORD.test(word))) return null;
+  return words.map((word) => `"${word}"*`).join(' AND ');
+}
+
 /** An FTS5 query that any of these strings matches, each as a literal string (trigram: a substring). */
 export function ftsAnyOf(pieces: string[]): string {
   return pieces.map((piece) => `"${piece.replace(/"/g, '""')}"`).join(' OR ');

@@ -4,7 +4,7 @@ import { indexComplete } from '../../infrastructure/index-state';
 import { firstRow, INSERT_BATCH_ROWS, limitSql } from '../../infrastructure/row-limits';
 import { NEWEST_FIRST } from '../articles/queries';
 import { database, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
-import { FOLD_SQL_FUNCTION, foldCase, ftsAllOf, ftsAnyOf, splitSearchWords } from '../../utils/search-words';
+import { FOLD_SQL_FUNCTION, foldCase, ftsAllOf, ftsAnyOf, ftsWordStartsOf, splitSearchWords } from '../../utils/search-words';
 import type { DialectSearch } from './index';
 import { COLUMN_WEIGHTS, lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
 
@@ -46,10 +46,12 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     for (let start = 0; start < documentIds.length; start += INSERT_BATCH_ROWS) {
       const batch = documentIds.slice(start, start + INSERT_BATCH_ROWS);
       const placeholders = batch.map(() => '?').join(', ');
-      await db.raw(
-        `DELETE FROM ${TABLES.search} WHERE rowid IN (SELECT id FROM ${TABLES.searchDocuments} WHERE document_id IN (${placeholders}))`,
-        batch,
-      );
+      for (const table of [TABLES.search, TABLES.searchWords]) {
+        await db.raw(
+          `DELETE FROM ${table} WHERE rowid IN (SELECT id FROM ${TABLES.searchDocuments} WHERE document_id IN (${placeholders}))`,
+          batch,
+        );
+      }
       await db(TABLES.searchDocuments).whereIn('document_id', batch).delete();
     }
   };
@@ -73,13 +75,15 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
        ORDER BY a.id`,
       bindings,
     );
-    await db.raw(
-      `INSERT INTO ${TABLES.search} (rowid, title, content, tags)
-       SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
-       FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
-       WHERE d.id > ?`,
-      [lastDocsId],
-    );
+    for (const table of [TABLES.search, TABLES.searchWords]) {
+      await db.raw(
+        `INSERT INTO ${table} (rowid, title, content, tags)
+         SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
+         FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
+         WHERE d.id > ?`,
+        [lastDocsId],
+      );
+    }
     const rows = (await db(TABLES.searchDocuments).select('article_id').where('id', '>', lastDocsId).orderBy('article_id')) as Array<{
       article_id: number | string;
     }>;
@@ -100,10 +104,86 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     return Number(row[0]?.total ?? 0);
   };
 
+  /**
+   * The index that scores a query's words for the relevance order, and its query. The word index
+   * (unicode61): one word's occurrences are one term's, where the trigram index reads every
+   * trigram of the word and their positions (bm25 of a word in 95,000 of 100,000 articles: about
+   * 55 instead of 150 ms; its matches counted: 3 instead of 70 ms). It finds an article by the
+   * beginning of one of its words, so it holds the matches (every word a substring) where the word
+   * is a word or begins one, never one that is not a match; those holding a word only inside a
+   * longer one ("shop" in "workshop") are not scored and come after, newest first. Words holding
+   * anything but ASCII letters and digits are scored by the trigram index, which holds every match.
+   */
+  const scoringOf = (indexed: string[]): { table: string; match: string } => {
+    const words = ftsWordStartsOf(indexed);
+    return words === null ? { table: TABLES.search, match: ftsAllOf(indexed) } : { table: TABLES.searchWords, match: words };
+  };
+
+  const countOf = async (table: string, match: string): Promise<number> => {
+    const rows = (await longReadRows(
+      strapi,
+      readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ?`, [match]),
+    )) as Array<{ total: number | string }>;
+    return Number(rows[0]?.total ?? 0);
+  };
+
+  /**
+   * A page of the matches the scoring index holds, in rank()'s order, with how many it holds
+   * (`scored`, on every row). Every match's score and title tier is read once (materialized), the
+   * page's last (tier, score) found among them alone, and only the matches up to it joined to
+   * their articles for the newest-first ties: the articles' rows are read for a page and its ties,
+   * not for every match (6 instead of 44 ms for a word in 3,400 of 100,000 articles on the trigram
+   * index). A page at or past the end (no such last one) joins every match.
+   */
+  const rankedMatches = async (
+    { table, match }: { table: string; match: string },
+    limit: number,
+    offset: number,
+  ): Promise<Array<{ document_id: string; scored: number | string }>> =>
+    (await longReadRows(
+      strapi,
+      readDatabase(strapi).raw(
+        `WITH s AS MATERIALIZED (
+           SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score,
+             CASE WHEN rowid IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?) THEN 0 ELSE 1 END AS tier
+           FROM ${table} WHERE ${table} MATCH ?),
+         b AS (SELECT tier, score FROM s ORDER BY tier, score ${limitSql(1, offset + limit - 1)})
+         SELECT d.document_id, (SELECT count(*) FROM s) AS scored FROM s LEFT JOIN b ON 1
+           JOIN ${TABLES.searchDocuments} d ON d.id = s.id JOIN ${TABLES.articles} a ON a.id = d.article_id
+         WHERE a.published_at IS NOT NULL AND (b.tier IS NULL OR s.tier < b.tier OR (s.tier = b.tier AND s.score <= b.score))
+         ORDER BY s.tier, s.score, ${NEWEST_FIRST} ${limitSql(limit, offset)}`,
+        [`title : (${match})`, match],
+      ),
+    )) as Array<{ document_id: string; scored: number | string }>;
+
+  /**
+   * A page of the matches the word index does not hold, newest first: read from the trigram
+   * index's matches (CROSS JOIN: the entries first, not a walk of every article newest first).
+   */
+  const unscoredNewest = async (indexed: string[], wordMatch: string, limit: number, offset: number): Promise<string[]> => {
+    const rows = (await longReadRows(
+      strapi,
+      readDatabase(strapi).raw(
+        `SELECT d.document_id FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
+         WHERE d.id IN (SELECT rowid FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?)
+           AND d.id NOT IN (SELECT rowid FROM ${TABLES.searchWords} WHERE ${TABLES.searchWords} MATCH ?)
+           AND a.published_at IS NOT NULL
+         ORDER BY ${NEWEST_FIRST} ${limitSql(limit, offset)}`,
+        [ftsAllOf(indexed), wordMatch],
+      ),
+    )) as Array<{ document_id: string }>;
+    return rows.map((row) => String(row.document_id));
+  };
+
   return {
     async ensure({ empty }) {
-      if (empty) {
+      // An index from before the word index is built again (in the background, as after an
+      // import): the word index's entries are made with the trigram index's, from the same rows.
+      const withoutWords = !(await knex().schema.hasTable(TABLES.searchWords)) && (await knex().schema.hasTable(TABLES.searchDocuments));
+      if (withoutWords) strapi.log.info('artikel: search index: adding the word index (relevance order); the index is built again');
+      if (empty || withoutWords) {
         await knex().schema.dropTableIfExists(TABLES.search);
+        await knex().schema.dropTableIfExists(TABLES.searchWords);
         await knex().schema.dropTableIfExists(TABLES.searchDocuments);
       }
       if (!(await knex().schema.hasTable(TABLES.searchDocuments))) {
@@ -117,6 +197,11 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       }
       await knex().raw(
         `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.search} USING fts5(title, content, tags, tokenize = 'trigram', content = '', contentless_delete = 1)`,
+      );
+      // Diacritics kept, as the trigram index keeps them: both fold case alike, so an article the
+      // word index finds by a word's beginning holds the word for the trigram index too.
+      await knex().raw(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.searchWords} USING fts5(title, content, tags, tokenize = 'unicode61 remove_diacritics 0', content = '', contentless_delete = 1)`,
       );
       // Earlier versions paused FTS5's automatic merging during a build; written on every boot, so a
       // build of theirs cut off by a stop or a crash does not leave it paused. (FTS5 takes the value
@@ -183,24 +268,26 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     rank(query, words) {
       const { indexed, scanned } = wordsByIndex(words);
       if (indexed.length === 0) return orderByTextScore(query, words, true);
-      // From the index alone, no article's text read: FTS5's bm25() with the title weighted above
-      // the tags above the content (the occurrences of each word, as phrases of trigrams, against
-      // the column's length and how rare the word is), and whether every word is in the title (a
-      // column filter). A word under three characters is looked for in the title's text.
+      // From an index alone, no article's text read: FTS5's bm25() with the title weighted above
+      // the tags above the content (the occurrences of each word against the column's length and
+      // how rare the word is), and whether every word is in the title (a column filter); a match
+      // the scoring index does not hold comes after those it does (see scoringOf). A word under
+      // three characters is looked for in the title's text.
+      const { table, match } = scoringOf(indexed);
       const matches = (ftsQuery: string) =>
         knex()
           .select('d.document_id')
           .from({ d: TABLES.searchDocuments })
-          .whereRaw(`d.id IN (SELECT rowid FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?)`, [ftsQuery]);
+          .whereRaw(`d.id IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`, [ftsQuery]);
       const inTitle = [
-        knex().raw('a.document_id IN ?', [matches(`title : (${ftsAllOf(indexed)})`)]),
+        knex().raw('a.document_id IN ?', [matches(`title : (${match})`)]),
         ...scanned.map((word) => knex().raw(`instr(${FOLD_SQL_FUNCTION}(COALESCE(a.title, '')), ?) > 0`, [foldCase(word)])),
       ];
       return query
         .leftJoin(
           knex().raw(
-            `(SELECT d.document_id AS document_id, s.score AS score FROM (SELECT rowid AS id, bm25(${TABLES.search}, ${BM25_WEIGHTS}) AS score FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?) s JOIN ${TABLES.searchDocuments} d ON d.id = s.id) AS r`,
-            [ftsAllOf(indexed)],
+            `(SELECT d.document_id AS document_id, s.score AS score FROM (SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score FROM ${table} WHERE ${table} MATCH ?) s JOIN ${TABLES.searchDocuments} d ON d.id = s.id) AS r`,
+            [match],
           ),
           'r.document_id',
           'a.document_id',
@@ -212,32 +299,20 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async rankedAlone(words, limit, offset) {
       const { indexed, scanned } = wordsByIndex(words);
       if (indexed.length === 0 || scanned.length > 0) return null;
-      // The order rank() gives, read from the index first: every match's score and title tier
-      // once (materialized), the page's last (tier, score) found among them alone, and only the
-      // matches up to it joined to their articles for the newest-first ties. The articles' rows
-      // are read for a page and its ties, not for every match: 6 instead of 44 ms for a word in
-      // 3,400 of 100,000 articles, 178 instead of 779 ms for one in 95,000 (bm25 of every match
-      // is the most of it). A page at or past the end (no such last one) joins every match.
-      // The total is counted from the same materialized matches, on every row of the page:
-      // counting them again with countAlone read the index twice (70 of 250 ms for the word in 95,000).
-      const rows = (await longReadRows(
-        strapi,
-        readDatabase(strapi).raw(
-          `WITH s AS MATERIALIZED (
-             SELECT rowid AS id, bm25(${TABLES.search}, ${BM25_WEIGHTS}) AS score,
-               CASE WHEN rowid IN (SELECT rowid FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?) THEN 0 ELSE 1 END AS tier
-             FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?),
-           b AS (SELECT tier, score FROM s ORDER BY tier, score ${limitSql(1, offset + limit - 1)})
-           SELECT d.document_id, (SELECT count(*) FROM s) AS total FROM s LEFT JOIN b ON 1
-             JOIN ${TABLES.searchDocuments} d ON d.id = s.id JOIN ${TABLES.articles} a ON a.id = d.article_id
-           WHERE a.published_at IS NOT NULL AND (b.tier IS NULL OR s.tier < b.tier OR (s.tier = b.tier AND s.score <= b.score))
-           ORDER BY s.tier, s.score, ${NEWEST_FIRST} ${limitSql(limit, offset)}`,
-          [`title : (${ftsAllOf(indexed)})`, ftsAllOf(indexed)],
-        ),
-      )) as Array<{ document_id: string; total: number | string }>;
-      // No row: no match, or a page past the last one, whose matches are counted on their own.
-      if (rows.length === 0) return { documentIds: [], total: (await countAlone(words)) ?? 0 };
-      return { documentIds: rows.map((row) => String(row.document_id)), total: Number(rows[0].total) };
+      const scoring = scoringOf(indexed);
+      const ranked = await rankedMatches(scoring, limit, offset);
+      const documentIds = ranked.map((row) => String(row.document_id));
+      if (scoring.table === TABLES.search) {
+        // Every match is scored: the total is counted from the same matches (no row: no match, or
+        // a page past the last one, whose matches are counted on their own).
+        return { documentIds, total: ranked.length > 0 ? Number(ranked[0].scored) : ((await countAlone(words)) ?? 0) };
+      }
+      const total = (await countAlone(words)) ?? 0;
+      if (documentIds.length === limit) return { documentIds, total };
+      // Past the scored matches: those holding a word only inside a longer one, newest first.
+      const scored = ranked.length > 0 ? Number(ranked[0].scored) : await countOf(scoring.table, scoring.match);
+      const unscored = await unscoredNewest(indexed, scoring.match, limit - documentIds.length, Math.max(0, offset - scored));
+      return { documentIds: [...documentIds, ...unscored], total };
     },
 
     async similarWords(word, limit) {

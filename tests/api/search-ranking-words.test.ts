@@ -1,0 +1,102 @@
+import Database from 'better-sqlite3';
+import { createArticle } from '../helpers/fixtures';
+import { startStrapi, type TestApp } from '../helpers/strapi';
+
+// Issue 33: how sort=relevance orders a word found inside longer words. On SQLite the order is
+// scored by a word index beside the trigram one: an article holding the word, or a word that
+// begins with it, is scored; one holding it only inside a longer word is found (the set is the
+// contract's) and listed after the scored ones, newest first. PostgreSQL counts every occurrence.
+
+let app: TestApp;
+
+interface ListBody {
+  data: Array<{ slug: string }>;
+  meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
+  links: { next: string | null };
+}
+
+beforeAll(async () => {
+  app = await startStrapi({ token: true });
+  // Created oldest first.
+  await createArticle(app.strapi, { title: 'Fokus manual', slug: 'judul', content: 'Cincin di lensa.' });
+  await createArticle(app.strapi, { title: 'Catatan A', slug: 'dalam-lama', content: 'Lensa dengan autofokus cepat.' });
+  await createArticle(app.strapi, {
+    title: 'Catatan F',
+    slug: 'dalam-sering',
+    content: 'Autofokus, autofokus, autofokus dan autofokus lagi.',
+  });
+  await createArticle(app.strapi, { title: 'Catatan E', slug: 'dalam-baru', content: 'Kamera autofokus baru.' });
+  await createArticle(app.strapi, { title: 'Catatan B', slug: 'kata-sekali', content: 'Fokus pada mata.' });
+  await createArticle(app.strapi, { title: 'Catatan C', slug: 'kata-sering', content: 'Fokusnya tajam, fokus lagi, fokus terus.' });
+  await createArticle(app.strapi, { title: 'Catatan D', slug: 'tanpa', content: 'Tidak ada kata itu.' });
+}, 180_000);
+
+afterAll(async () => {
+  await app.stop();
+});
+
+async function list(query: string): Promise<ListBody> {
+  const response = await fetch(`${await app.baseUrl()}/api/artikel?${query}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as ListBody;
+}
+
+const slugsOf = (body: ListBody): string[] => body.data.map((article) => article.slug);
+
+describe('sort=relevance over words found inside longer words', () => {
+  it('finds the same articles as newest first, the title first, then by occurrences', async () => {
+    const newest = await list('q=fokus&limit=50');
+    const relevant = await list('q=fokus&sort=relevance&limit=50');
+    expect(relevant.meta.pagination).toEqual(newest.meta.pagination);
+    expect(relevant.meta.pagination.total).toBe(6);
+    expect([...slugsOf(relevant)].sort()).toEqual([...slugsOf(newest)].sort());
+    if (app.store === 'sqlite') {
+      // "Fokusnya" begins with the word: scored. "autofokus" holds it inside: after the scored, newest first.
+      expect(slugsOf(relevant)).toEqual(['judul', 'kata-sering', 'kata-sekali', 'dalam-baru', 'dalam-sering', 'dalam-lama']);
+    } else {
+      // Every occurrence counts, inside a longer word too: four in dalam-sering.
+      expect(slugsOf(relevant)).toEqual(['judul', 'dalam-sering', 'kata-sering', 'kata-sekali', 'dalam-baru', 'dalam-lama']);
+    }
+  });
+
+  it('walks every match exactly once along links.next, across the scored and the unscored ones', async () => {
+    const whole = slugsOf(await list('q=fokus&sort=relevance&limit=50'));
+    for (const limit of [1, 2, 4]) {
+      const seen: string[] = [];
+      let next: string | null = `${await app.baseUrl()}/api/artikel?q=fokus&sort=relevance&limit=${limit}`;
+      while (next !== null) {
+        const response: Response = await fetch(next);
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as ListBody;
+        expect(body.meta.pagination.total).toBe(6);
+        seen.push(...slugsOf(body));
+        next = body.links.next;
+      }
+      expect(seen).toEqual(whole);
+    }
+  });
+
+  it('lists a page past the last one empty, with the total', async () => {
+    const body = await list('q=fokus&sort=relevance&limit=4&page=3');
+    expect(body.data).toEqual([]);
+    expect(body.meta.pagination).toEqual({ page: 3, limit: 4, total: 6, page_count: 2 });
+  });
+
+  it('keeps the word index in step with writes: an article rewritten without the word leaves it, one rewritten with it is scored by its new text', async () => {
+    if (app.store !== 'sqlite') return;
+    await app.api().patch('/api/artikel/kata-sekali').set(app.auth()).send({ content: 'Tanpa kata itu lagi.' }).expect(200);
+    await app.api().patch('/api/artikel/dalam-lama').set(app.auth()).send({ content: 'Fokus, fokus, fokus, fokus, fokus.' }).expect(200);
+    const relevant = await list('q=fokus&sort=relevance&limit=50');
+    expect(slugsOf(relevant)).toEqual(['judul', 'dalam-lama', 'kata-sering', 'dalam-baru', 'dalam-sering']);
+    // The word index holds one entry per published article, as the trigram index does.
+    const database = new Database(app.databaseFile, { readonly: true });
+    try {
+      const count = (table: string) =>
+        (database.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH 'tanpa'`).get() as { n: number }).n;
+      expect(count('artikel_search_words')).toBe(count('artikel_search'));
+      expect(count('artikel_search_words')).toBe(1);
+    } finally {
+      database.close();
+    }
+  });
+});
