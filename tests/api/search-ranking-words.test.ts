@@ -76,6 +76,15 @@ describe('sort=relevance over words found inside longer words', () => {
     }
   });
 
+  it('scores a word holding punctuation by the trigram index, with its total', async () => {
+    const body = await list(`q=${encodeURIComponent('fokus,')}&sort=relevance`);
+    expect(slugsOf(body)).toEqual(['dalam-sering']);
+    expect(body.meta.pagination.total).toBe(1);
+    const past = await list(`q=${encodeURIComponent('fokus,')}&sort=relevance&page=2`);
+    expect(past.data).toEqual([]);
+    expect(past.meta.pagination.total).toBe(1);
+  });
+
   it('lists a page past the last one empty, with the total', async () => {
     const body = await list('q=fokus&sort=relevance&limit=4&page=3');
     expect(body.data).toEqual([]);
