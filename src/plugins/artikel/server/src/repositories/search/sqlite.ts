@@ -20,9 +20,9 @@ const SUGGESTION_PIECE = 4;
 // A build of more entries than this is checkpointed and analysed after (see settle); a repair of a few is not.
 const SETTLE_AFTER = 2000;
 
-/** A match of a scoring index: its entry (artikel_search_docs' id), title tier (0: every word in the title) and bm25 score (lower first). */
+/** A match of a scoring index: its document, title tier (0: every word in the title) and bm25 score (lower first). */
 interface ScoredEntry {
-  id: number;
+  documentId: string;
   tier: number;
   score: number;
 }
@@ -157,10 +157,12 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     )) as Array<{ document_id: string }>;
 
   /**
-   * The first `count` matches the scoring index holds in rank()'s (tier, score) order, and how
-   * many matches the trigram index holds (every match; null without a row). A bounded sort: every
-   * match is scored, only `count` kept, no article row read (95 instead of 121 ms for a word in
-   * 95,000 of 100,000 articles, where the page's ties were found among every match materialized).
+   * The first `count` matches the scoring index holds in rank()'s order, equal ones newest first,
+   * and how many matches the trigram index holds (every match; null without a row). A bounded
+   * sort: every match is scored, `count` kept, and only their articles read, for the newest-first
+   * order of equal ones (95 instead of 121 ms for a word in 95,000 of 100,000 articles, where the
+   * page's ties were found among every match materialized). Equal ones across the `count`'s end
+   * are not all here: see rankedAlone.
    */
   const bestScored = async (
     { table, match }: { table: string; match: string },
@@ -170,37 +172,21 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     const rows = (await longReadRows(
       strapi,
       readDatabase(strapi).raw(
-        `SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score,
-           CASE WHEN rowid IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?) THEN 0 ELSE 1 END AS tier,
-           (SELECT count(*) FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?) AS total
-         FROM ${table} WHERE ${table} MATCH ? ORDER BY tier, score ${limitSql(count, 0)}`,
+        `SELECT s.tier, s.score, s.total, d.document_id FROM (
+           SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score,
+             CASE WHEN rowid IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?) THEN 0 ELSE 1 END AS tier,
+             (SELECT count(*) FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?) AS total
+           FROM ${table} WHERE ${table} MATCH ? ORDER BY tier, score ${limitSql(count, 0)}) s
+         CROSS JOIN ${TABLES.searchDocuments} d ON d.id = s.id CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
+         WHERE a.published_at IS NOT NULL
+         ORDER BY s.tier, s.score, ${NEWEST_FIRST}`,
         [`title : (${match})`, trigramMatch, match],
       ),
-    )) as Array<{ id: number | string; score: number; tier: number; total: number | string }>;
+    )) as Array<{ document_id: string; score: number; tier: number; total: number | string }>;
     return {
-      entries: rows.map((row) => ({ id: Number(row.id), score: Number(row.score), tier: Number(row.tier) })),
+      entries: rows.map((row) => ({ documentId: String(row.document_id), score: Number(row.score), tier: Number(row.tier) })),
       total: rows.length > 0 ? Number(rows[0].total) : null,
     };
-  };
-
-  /** Scored entries in rank()'s order, equal ones newest first: the document ids of those still published. */
-  const inRankOrder = async (entries: ScoredEntry[]): Promise<string[]> => {
-    const rows = (await longReadRows(
-      strapi,
-      readDatabase(strapi).raw(
-        `SELECT d.id, d.document_id FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
-         WHERE d.id IN (SELECT value FROM json_each(?)) AND a.published_at IS NOT NULL ORDER BY ${NEWEST_FIRST}`,
-        [JSON.stringify(entries.map((entry) => entry.id))],
-      ),
-    )) as Array<{ id: number | string; document_id: string }>;
-    const newest = new Map(rows.map((row, position) => [Number(row.id), { position, documentId: String(row.document_id) }]));
-    const published = entries.flatMap((entry) => {
-      const found = newest.get(entry.id);
-      return found === undefined ? [] : [{ ...entry, ...found }];
-    });
-    return published
-      .sort((first, second) => first.tier - second.tier || first.score - second.score || first.position - second.position)
-      .map((entry) => entry.documentId);
   };
 
   /**
@@ -353,12 +339,10 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       const through = offset + limit;
       const best = await bestScored(scoring, through + 1, trigramMatch);
       const [last, next] = [best.entries[through - 1], best.entries[through]];
-      let page: string[];
-      if (next !== undefined && last.tier === next.tier && last.score === next.score) {
-        page = (await rankedMatches(scoring, limit, offset)).map((row) => String(row.document_id));
-      } else {
-        page = (await inRankOrder(best.entries.slice(0, through))).slice(offset);
-      }
+      const page =
+        next !== undefined && last.tier === next.tier && last.score === next.score
+          ? (await rankedMatches(scoring, limit, offset)).map((row) => String(row.document_id))
+          : best.entries.slice(offset, through).map((entry) => entry.documentId);
       // No row: no match, or a page past the last one, whose matches are counted on their own.
       const total = best.total ?? (await countAlone(words)) ?? 0;
       if (scoring.table === TABLES.search || page.length === limit) return { documentIds: page, total };
