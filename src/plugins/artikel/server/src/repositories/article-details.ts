@@ -28,22 +28,22 @@ const POPULATES = {
 };
 
 /**
- * An article's draft or published version, all its fields, with its category (name, slug) and,
- * for `detail`, its photos, in the current transaction: the entity the Document Service's findOne
+ * An article's draft or published version, all its fields, with its category (name, slug) or its
+ * category and its photos when asked (no relation otherwise), in the current transaction: the entity the Document Service's findOne
  * with that populate gives, read through the query engine beneath it. For articles (draft and
  * publish, not localized) the Document Service only turns the status into the publishedAt
  * condition and the fields into these selects, and doing so took about a millisecond of every
- * write's answer and of a PATCH's look at the article, more than the queries themselves.
+ * write's answer and of a PATCH's looks at the article, more than the queries themselves.
  * Null when the article has no such version.
  */
 export async function articleEntity(
   strapi: Core.Strapi,
   documentId: string,
   status: 'draft' | 'published',
-  populate: keyof typeof POPULATES,
+  populate?: keyof typeof POPULATES,
 ): Promise<unknown> {
   return strapi.db.query(ARTICLE_UID).findOne({
     where: { documentId, publishedAt: status === 'published' ? { $notNull: true } : null },
-    populate: POPULATES[populate],
+    ...(populate === undefined ? {} : { populate: POPULATES[populate] }),
   });
 }
