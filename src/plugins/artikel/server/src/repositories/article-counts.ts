@@ -24,9 +24,16 @@ export interface CountedState {
   published: number;
   categoryIds: number[];
   tagKeys: string[];
+  /** The ids of those published rows, ascending: which rows the state was read from (see sameRows). */
+  rowIds: number[];
 }
 
-export const NOTHING_COUNTED: CountedState = { published: 0, categoryIds: [], tagKeys: [] };
+export const NOTHING_COUNTED: CountedState = { published: 0, categoryIds: [], tagKeys: [], rowIds: [] };
+
+/** Whether two states of one document were read from the same published rows (both from none included). */
+export function sameRows(a: CountedState, b: CountedState): boolean {
+  return a.rowIds.length === b.rowIds.length && a.rowIds.every((id, index) => id === b.rowIds[index]);
+}
 
 interface Change {
   kind: CountKind;
@@ -98,7 +105,7 @@ export const articleCounts = (strapi: Core.Strapi) => {
         rowIds.add(id);
         for (const tag of parseTags(typeof row.tags === 'string' ? row.tags : null)) tagKeys.add(tagKey(tag));
       }
-      return { published: rowIds.size, categoryIds, tagKeys: [...tagKeys] };
+      return { published: rowIds.size, categoryIds, tagKeys: [...tagKeys], rowIds: [...rowIds].sort((a, b) => a - b) };
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { markCountsComplete, markIndexComplete } from '../infrastructure/index-state';
-import { articleCounts, NOTHING_COUNTED, type CountedState } from '../repositories/article-counts';
+import { articleCounts, NOTHING_COUNTED, sameRows, type CountedState } from '../repositories/article-counts';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { searchIndex } from '../repositories/search';
 import { tagIndex } from '../repositories/tags';
@@ -132,13 +132,32 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
      * After a write: the document's tag rows and search entry follow its published row and, given
      * its state before the write (countedBefore), the counts follow it too. Joins the write's
      * transaction, so the index and the counts never disagree with what was committed.
+     *
+     * A write that left the document's published rows as they were (a draft's save, the update
+     * half of a PATCH of a live article, a discarded draft) leaves their entries true: Strapi
+     * writes a new published row on every publish and never edits one, so the entries, built from
+     * the same rows, would be deleted and written again unchanged. The one write that edits a
+     * published row in place (a publication restamped, see publication.ts) says so with
+     * publicationRestamped.
      */
     async syncDocument(documentId: string, before?: CountedState): Promise<void> {
       await inTransaction(strapi, async ({ trx }) => {
-        await tags().sync(documentId);
-        await search().sync(trx, documentId);
-        if (before !== undefined) await counts().apply(before, await counts().stateOf(documentId));
+        const after = before === undefined ? undefined : await counts().stateOf(documentId);
+        if (before === undefined || after === undefined || !sameRows(before, after)) {
+          await tags().sync(documentId);
+          await search().sync(trx, documentId);
+        }
+        if (before !== undefined && after !== undefined) await counts().apply(before, after);
       });
+    },
+
+    /**
+     * After a published row's publication time was rewritten in place (publication.ts), in that
+     * transaction: the tag rows carry the time and follow it; the search entry holds no time (its
+     * texts and its row are those the publish indexed), so it stays as it is.
+     */
+    async publicationRestamped(documentId: string): Promise<void> {
+      await inTransaction(strapi, () => tags().sync(documentId));
     },
 
     /**

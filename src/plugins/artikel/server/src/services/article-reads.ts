@@ -1,5 +1,6 @@
 import type { Core, Modules } from '@strapi/strapi';
 import { articleVersion } from '../repositories/article-versions';
+import { articleEntity } from '../repositories/article-details';
 import { oldSlugs } from '../repositories/old-slugs';
 import { articleWithSlug } from '../repositories/slug-rows';
 import { errors } from '@strapi/utils';
@@ -32,20 +33,7 @@ import { TextWorkFailure, renderedContentHtml, textWork } from '../infrastructur
 // Rows of the admin home page's "most read" widget.
 const MOST_READ_COUNT = 10;
 
-const MEDIA_FIELDS = [
-  'url',
-  'alternativeText',
-  'caption',
-  'width',
-  'height',
-  'mime',
-  'formats',
-  PHOTO_FILE_FIELDS.placeholder,
-  PHOTO_FILE_FIELDS.color,
-  PHOTO_FILE_FIELDS.exif,
-] as const;
-
-/** An image as the Document Service gives it (fields of MEDIA_FIELDS). */
+/** An image as the article's detail read gives it (see repositories/article-details.ts). */
 interface MediaDocument {
   url: string;
   alternativeText?: string | null;
@@ -71,12 +59,6 @@ const mediaRecord = (media: MediaDocument): MediaRecord => ({
   color: media[PHOTO_FILE_FIELDS.color] ?? null,
   exif: media[PHOTO_FILE_FIELDS.exif] ?? null,
 });
-
-const DETAIL_POPULATE: Modules.Documents.Params.Populate.Any<typeof ARTICLE_UID> = {
-  category: { fields: ['name', 'slug'] },
-  cover: { fields: [...MEDIA_FIELDS] },
-  gallery: { fields: [...MEDIA_FIELDS] },
-};
 
 type ArticleDocument = NonNullable<Awaited<ReturnType<Modules.Documents.ServiceInstance<typeof ARTICLE_UID>['findOne']>>> & {
   category?: { id: number | string; documentId: string; name?: string | null; slug?: string | null } | null;
@@ -529,7 +511,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** An article as its author just wrote it (a draft included), without counting a view. */
     async fullArticle(documentId: string, status: 'published' | 'draft'): Promise<FullArticle> {
-      const document = await strapi.documents(ARTICLE_UID).findOne({ documentId, status, populate: DETAIL_POPULATE });
+      const document = (await articleEntity(strapi, documentId, status, 'detail')) as ArticleDocument | null;
       if (!document) throw new errors.NotFoundError(`No ${status} article has the id "${documentId}"`);
       return fullArticleOf(document, await views().currentViews(documentId));
     },

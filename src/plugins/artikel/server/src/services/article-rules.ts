@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
+import { articleEntity } from '../repositories/article-details';
 import { isBlank } from '../utils/blank';
 import { truncateAtWord } from '../utils/content';
 import { slugFromTitle } from '../utils/slug-text';
@@ -82,9 +83,7 @@ const articleRules = ({ strapi }: { strapi: Core.Strapi }) => ({
     if (!data) return;
     await validateArticleFields(data);
     const stored =
-      action === 'update' && params.documentId
-        ? ((await strapi.documents(ARTICLE_UID).findOne({ documentId: params.documentId, status: 'draft' })) as ArticleData | null)
-        : null;
+      action === 'update' && params.documentId ? ((await articleEntity(strapi, params.documentId, 'draft')) as ArticleData | null) : null;
     const current = (field: string): string => text(field in data ? data[field] : stored?.[field]);
 
     checkSchedule(data, stored);

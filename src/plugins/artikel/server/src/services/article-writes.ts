@@ -8,6 +8,7 @@ import type { FullArticle } from '../presenters/article-records';
 import { articleTag } from '../presenters/representation-tag';
 import { SlugTakenError, slugConflictError } from '../domain/conflict-error';
 import { articleVersion } from '../repositories/article-versions';
+import { articleEntity } from '../repositories/article-details';
 import { isBlank } from '../utils/blank';
 import { type IfMatch, ifMatchAdmits } from '../utils/entity-tags';
 import { isUniqueViolation } from '../infrastructure/database-errors';
@@ -152,11 +153,7 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
       const version = await articleVersion(strapi, documentId);
       if (version === null || !ifMatchAdmits(ifMatch, version)) throw preconditionFailed();
     }
-    const stored = (await documents().findOne({
-      documentId,
-      status: 'draft',
-      populate: { category: { fields: ['name', 'slug'] } },
-    })) as StoredArticle | null;
+    const stored = (await articleEntity(strapi, documentId, 'draft', 'category')) as StoredArticle | null;
     if (!stored) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
     return stored;
   };

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { CATEGORY_UID } from '../constants';
+import { categoryNamed } from '../repositories/categories';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { isBlank } from '../utils/blank';
 import { getService } from '../infrastructure/get-service';
@@ -18,11 +19,8 @@ const categories = ({ strapi }: { strapi: Core.Strapi }) => ({
     const slug = slugFromTitle(name);
     // Concurrent posts naming one new category take turns, so the later ones find it.
     await lockUntilCommit(strapi, `category:${slug}`);
-    const existing = await strapi.documents(CATEGORY_UID).findFirst({
-      fields: ['name', 'slug'],
-      filters: { $or: [{ name: { $eqi: name } }, { slug: { $eqi: name } }, { slug: { $eq: slug } }] },
-    });
-    return existing ?? strapi.documents(CATEGORY_UID).create({ data: { name, slug } });
+    const existing = await categoryNamed(strapi, name, slug);
+    return existing !== null ? { documentId: existing } : strapi.documents(CATEGORY_UID).create({ data: { name, slug } });
   },
 
   /**

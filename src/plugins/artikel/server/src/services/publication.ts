@@ -18,7 +18,7 @@ const publication = ({ strapi }: { strapi: Core.Strapi }) => ({
     await inPipeline(() =>
       strapi.db.query(ARTICLE_UID).updateMany({ where: { documentId, publishedAt: { $notNull: true } }, data: { publishedAt } }),
     );
-    await getService(strapi, 'article-index').syncDocument(documentId);
+    await getService(strapi, 'article-index').publicationRestamped(documentId);
   },
 });
 
