@@ -77,8 +77,17 @@ const ASCII_WORD = /^[A-Za-z0-9]+$/;
  * pieces, which text without that punctuation matches too.
  */
 export function ftsWordStartsOf(words: string[]): string | null {
-  if (words.length === 0 || !words.every((word) => ASCII_WORD.test(word))) return null;
+  if (!scoredByWordStarts(words)) return null;
   return words.map((word) => `"${word}"*`).join(' AND ');
+}
+
+/**
+ * Whether a query's words are ranked by where they begin words (see ftsWordStartsOf): every word
+ * ASCII letters and digits, of at least SEARCH_MIN_WORD_LENGTH characters (a shorter one begins
+ * too many words to tell articles apart; it is counted in the text instead, on both stores).
+ */
+export function scoredByWordStarts(words: string[]): boolean {
+  return words.length > 0 && words.every((word) => ASCII_WORD.test(word) && word.length >= SEARCH_MIN_WORD_LENGTH);
 }
 
 /** An FTS5 query that any of these strings matches, each as a literal string (trigram: a substring). */

@@ -3,10 +3,10 @@ import { TABLES } from '../../constants';
 import { indexComplete } from '../../infrastructure/index-state';
 import { INSERT_BATCH_ROWS } from '../../infrastructure/row-limits';
 import { database, readDatabase, type Knex } from '../../infrastructure/transactions';
-import { foldCase, searchTerms } from '../../utils/search-words';
+import { foldCase, scoredByWordStarts, searchTerms } from '../../utils/search-words';
 import { escapeLike } from '../like-patterns';
 import type { DialectSearch } from './index';
-import { lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
+import { COLUMN_WEIGHTS, lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
 
 /** PostgreSQL: longest word (in characters, up to 4 bytes each) kept in the dictionary; btree keys end near 2,700 bytes. */
 const LONG_WORD = 200;
@@ -21,6 +21,16 @@ function piecesOf(word: string): string[] {
     if (start + 2 * LONG_WORD >= characters.length) return pieces;
   }
 }
+
+// The weights of tsvector's labels, in ts_rank_cd's order {D, C, B, A}: content (D), tags (B), title (A), as COLUMN_WEIGHTS.
+const RANK_WEIGHTS = `'{${COLUMN_WEIGHTS.content / COLUMN_WEIGHTS.title}, 0, ${COLUMN_WEIGHTS.tags / COLUMN_WEIGHTS.title}, 1}'::float4[]`;
+// The content's characters the ranking's tsvector is made of: a tsvector holds at most 1 MB.
+const RANKED_CONTENT_CHARACTERS = 200_000;
+/** An entry's words for ts_rank_cd: the title labelled A, the tags B, the content D ('simple': lower-cased, never stemmed). */
+const WEIGHTED_WORDS = `setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', left(?, ${RANKED_CONTENT_CHARACTERS})), 'D')`;
+
+/** A tsquery every word begins a word of (label: only in the title): see scoredByWordStarts, whose words need no quoting. */
+const wordStartsQuery = (words: string[], label = ''): string => words.map((word) => `${word.toLowerCase()}:*${label}`).join(' & ');
 
 interface PublishedText {
   id: number;
@@ -58,7 +68,13 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
         const terms = searchTerms(row);
         const longTerms = terms.filter(isLong);
         const indexed = new Set([...terms.filter((term) => !isLong(term)), ...longTerms.flatMap(piecesOf)]);
-        return { document_id: row.document_id, article_id: row.id, terms: [...indexed], longTerms };
+        return {
+          document_id: row.document_id,
+          article_id: row.id,
+          terms: [...indexed],
+          weighted: db.raw(WEIGHTED_WORDS, [row.title ?? '', row.tags ?? '', row.content ?? '']),
+          longTerms,
+        };
       });
       // Sorted, so that two transactions adding the same new words take their row locks in one order.
       const words = [...new Set(entries.flatMap((entry) => entry.terms))].sort();
@@ -80,12 +96,19 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
     await db(TABLES.searchLongTerms).whereIn('document_id', documentIds).delete();
   };
 
-  /** Tables of the earlier form (each article's whole text, trigram-indexed) are replaced; rebuild() fills the new ones. */
+  /**
+   * Tables of an earlier form are replaced, and the build fills the new ones: each article's whole
+   * text, trigram-indexed; or entries without their words for ranking (`weighted`).
+   */
   const dropEarlierForm = async (db: Knex): Promise<void> => {
-    if ((await db.schema.hasTable(TABLES.searchDocuments)) && (await db.schema.hasColumn(TABLES.searchDocuments, 'body'))) {
+    if (!(await db.schema.hasTable(TABLES.searchDocuments))) return;
+    if (await db.schema.hasColumn(TABLES.searchDocuments, 'body')) {
       strapi.log.info('artikel: search index: replacing the whole-text index with the word index');
-      await db.schema.dropTable(TABLES.searchDocuments);
-    }
+    } else if (!(await db.schema.hasColumn(TABLES.searchDocuments, 'weighted'))) {
+      strapi.log.info('artikel: search index: adding the words for the relevance order; the index is built again');
+    } else return;
+    await db.schema.dropTable(TABLES.searchDocuments);
+    await db.schema.dropTableIfExists(TABLES.searchLongTerms);
   };
 
   return {
@@ -96,7 +119,7 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
         await knex().schema.dropTableIfExists(TABLES.searchLongTerms);
       }
       await knex().raw(
-        `CREATE TABLE IF NOT EXISTS ${TABLES.searchDocuments} (document_id varchar(255) PRIMARY KEY, article_id integer, terms text[] NOT NULL)`,
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchDocuments} (document_id varchar(255) PRIMARY KEY, article_id integer, terms text[] NOT NULL, weighted tsvector)`,
       );
       await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchDocuments}_terms ON ${TABLES.searchDocuments} USING gin (terms)`);
       await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchTerms} (term text PRIMARY KEY)`);
@@ -175,8 +198,23 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
     // Its matches come from the documents' rows, which the count would join anyway.
     countAlone: async () => null,
 
-    // The word index keeps no counts: the matches' text is read (see orderByTextScore).
-    rank: (query, words) => orderByTextScore(query, words, false),
+    rank(query, words) {
+      // Where every word is ASCII letters and digits of three or more (scoredByWordStarts), from
+      // each entry's tsvector (lexemes with their positions and labels, a fraction of the text):
+      // every word in the title first (a tsquery restricted to label A), then the sum over the
+      // words of ts_rank_cd, which for one word adds its label's weight for each occurrence (the
+      // title weighted above the tags above the content). A word counts where it is or begins a
+      // word, as on SQLite: an article holding it only inside a longer word is not scored (0) and
+      // comes after, newest first. Otherwise, and while the index is built, the text is read.
+      if (!indexComplete(strapi) || !scoredByWordStarts(words)) return orderByTextScore(query, words, false);
+      return query
+        .leftJoin({ r: TABLES.searchDocuments }, 'r.document_id', 'a.document_id')
+        .orderByRaw(`CASE WHEN r.weighted @@ to_tsquery('simple', ?) THEN 0 ELSE 1 END`, [wordStartsQuery(words, 'A')])
+        .orderByRaw(
+          `(${words.map(() => `COALESCE(ts_rank_cd(${RANK_WEIGHTS}, r.weighted, to_tsquery('simple', ?)), 0)`).join(' + ')}) DESC`,
+          words.map((word) => wordStartsQuery([word])),
+        );
+    },
     rankedAlone: async () => null,
 
     async similarWords(word, limit) {
