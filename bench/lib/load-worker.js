@@ -31,10 +31,10 @@ function rotatingRequests(paths, startAt) {
 }
 
 /**
- * @param {{ ports: number[], paths: string[], connections: number, seconds?: number, amount?: number, startAt: number }} run
+ * @param {{ ports: number[], paths: string[], connections: number, seconds?: number, amount?: number, startAt: number, timeoutSeconds?: number }} run
  * @returns {Promise<any>} autocannon's result
  */
-function runOnce({ ports, paths, connections, seconds, amount, startAt }) {
+function runOnce({ ports, paths, connections, seconds, amount, startAt, timeoutSeconds = 30 }) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -43,7 +43,7 @@ function runOnce({ ports, paths, connections, seconds, amount, startAt }) {
         connections,
         ...(amount === undefined ? { duration: seconds } : { amount }),
         pipelining: 1,
-        timeout: 30,
+        timeout: timeoutSeconds,
         requests: rotatingRequests(paths, startAt),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
