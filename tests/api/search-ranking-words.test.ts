@@ -8,6 +8,7 @@ import { startStrapi, type TestApp } from '../helpers/strapi';
 // a longer word is found (the set is the contract's) and listed after the scored ones, newest first.
 
 let app: TestApp;
+const TWINS = 20;
 
 interface ListBody {
   data: Array<{ slug: string }>;
@@ -29,6 +30,11 @@ beforeAll(async () => {
   await createArticle(app.strapi, { title: 'Catatan B', slug: 'kata-sekali', content: 'Fokus pada mata.' });
   await createArticle(app.strapi, { title: 'Catatan C', slug: 'kata-sering', content: 'Fokusnya tajam, fokus lagi, fokus terus.' });
   await createArticle(app.strapi, { title: 'Catatan D', slug: 'tanpa', content: 'Tidak ada kata itu.' });
+  // Twenty articles that score alike for "kembar": a page's end falls among more equal scores than
+  // one read past it holds.
+  for (let twin = 1; twin <= TWINS; twin += 1) {
+    await createArticle(app.strapi, { title: 'Sama', slug: `kembar-${twin}`, content: 'Foto kembar di studio.' });
+  }
 }, 180_000);
 
 afterAll(async () => {
@@ -78,6 +84,13 @@ describe('sort=relevance over words found inside longer words', () => {
     const past = await list(`q=${encodeURIComponent('fokus,')}&sort=relevance&page=2`);
     expect(past.data).toEqual([]);
     expect(past.meta.pagination.total).toBe(1);
+  });
+
+  it('orders equal scores newest first, also where more of them lie past a page than it reads', async () => {
+    const newestFirst = Array.from({ length: TWINS }, (_, index) => `kembar-${TWINS - index}`);
+    expect(slugsOf(await list('q=kembar&sort=relevance&limit=50'))).toEqual(newestFirst);
+    expect(slugsOf(await list('q=kembar&sort=relevance&limit=1'))).toEqual(['kembar-20']);
+    expect(slugsOf(await list('q=kembar&sort=relevance&limit=2&page=3'))).toEqual(['kembar-16', 'kembar-15']);
   });
 
   it('lists a page past the last one empty, with the total', async () => {
