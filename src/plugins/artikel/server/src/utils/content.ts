@@ -69,28 +69,10 @@ export function sanitizeStoredContent(content: string): string {
   return neutralizeMarkdownLinks(containsHtml(content) ? sanitizeArticleHtml(content) : content);
 }
 
-/**
- * The last few contents rendered, by their exact text (each thread that renders keeps its own, see
- * text-work.ts). A write renders its content for its summary (plainText) and, moments later, again
- * for its answer; rendering is a pure function of the text, so the repeat is looked up. Texts of
- * RENDERS_KEPT_BELOW characters and more are not kept, so at most RENDERS_KEPT such pairs are held.
- */
-const RENDERS_KEPT = 8;
-const RENDERS_KEPT_BELOW = 16 * 1024;
-const recentRenders = new Map<string, string>();
-
 /** Safe HTML to render: an HTML document is sanitized as is; Markdown and plain text are rendered first. */
 export function renderContentHtml(content: string): string {
-  const kept = recentRenders.get(content);
-  if (kept !== undefined) return kept;
   const html = STARTS_WITH_HTML_TAG.test(content) ? content : markdown.render(content);
-  const rendered = sanitizeArticleHtml(html).trim();
-  if (content.length < RENDERS_KEPT_BELOW) {
-    recentRenders.set(content, rendered);
-    // A Map iterates in insertion order: the first key is the oldest.
-    if (recentRenders.size > RENDERS_KEPT) recentRenders.delete(recentRenders.keys().next().value as string);
-  }
-  return rendered;
+  return sanitizeArticleHtml(html).trim();
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
