@@ -58,9 +58,9 @@ export interface SearchIndex {
   rank(query: QueryBuilder, words: string[]): QueryBuilder;
   /**
    * A page of the published articles holding every word, most relevant first as rank() orders
-   * them, as document ids, with how many hold them all (counted from the same matches, so a
-   * ranked page reads them once), when the index can tell by itself (no other filter); null when
-   * it cannot, and the caller counts, and ranks with filter and rank.
+   * them, as document ids, with how many hold them all (counted in the statement that ranks
+   * them, so a ranked page takes one trip to the long-read thread), when the index can tell by
+   * itself (no other filter); null when it cannot, and the caller counts, and ranks with filter and rank.
    */
   rankedAlone(words: string[], limit: number, offset: number): Promise<RankedPage | null>;
   /**
