@@ -1,8 +1,10 @@
 import { createArticle, createCategory } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
-// A page of a filter matching up to a hundred articles is read through its matches; beyond that, by
-// walking the articles newest first. This archive has filters on both sides of that line.
+// A page is read by walking the articles newest first, testing each, where that tests fewer
+// articles than the filter matches (about the page's end × articles / matches); otherwise through
+// its matches, sorted. This archive has filters on both sides of that line, and a large category
+// whose last pages cross it.
 const COMMON = 130;
 const RARE = 7;
 
@@ -55,5 +57,15 @@ describe('list pages of many and of few matches', () => {
     expect(first.meta.pagination.total).toBe(expected.length);
     const later = await pageOf({ ...filter, limit: '5', page: '2' });
     expect(later.data.map((article) => article.slug)).toEqual(expected.slice(5, 10));
+  });
+
+  it('gives every page of a large category, the early ones walked and the last ones read through its matches, each article once in order', async () => {
+    const expected = newestFirst.filter((slug) => slug.startsWith('common'));
+    const pages = Math.ceil(expected.length / 5);
+    const seen: string[] = [];
+    for (let page = 1; page <= pages; page += 1)
+      seen.push(...(await pageOf({ kategori: 'landscapes', limit: '5', page: String(page) })).data.map((article) => article.slug));
+    expect(seen).toEqual(expected);
+    expect((await pageOf({ kategori: 'landscapes', limit: '5', page: String(pages + 1) })).data).toEqual([]);
   });
 });
