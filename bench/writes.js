@@ -9,11 +9,14 @@
 //          and data; bench/stock-strapi.js with STOCK_WRITES=1; our Document Service middlewares
 //          run there too, as they would for any write of the app).
 //   raw:   the rows alone (draft row, published row, their category links) inserted with
-//          better-sqlite3, one transaction per article: what the storage costs, without HTTP.
-// Each server runs on its own private copy of the seeded SQLite file; the number of articles stored
-// afterwards is checked against the 2xx answers.
+//          better-sqlite3, one transaction per article: what the storage costs, without HTTP
+//          (SQLite only).
+// Each server runs on its own private copy of the seeded data: a copy of the SQLite file, or on
+// PostgreSQL (--store postgres, a throwaway cluster as bench/run.js starts) a database made from the
+// seeded one as its template. The number of articles stored afterwards is checked against the 2xx
+// answers.
 //
-//   node bench/writes.js [--articles 10000] [--sequential 100] [--concurrent 300] [--concurrency 10] [--skip-build]
+//   node bench/writes.js [--store sqlite|postgres] [--articles 10000] [--sequential 100] [--concurrent 300] [--concurrency 10] [--skip-build]
 
 const path = require('node:path');
 const Database = require('better-sqlite3');
@@ -22,6 +25,8 @@ const { createArticleGenerator } = require('./lib/article-generator');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { prepareInserts } = require('./lib/seed-layout');
 const { BENCH_DIR, RESULTS_DIR } = require('./lib/server-env');
+const { startCluster, stopCluster } = require('./lib/pg-cluster');
+const { STORES, postgresStore, withPostgres } = require('./lib/store');
 const { createToken, percentile, privateCopy, startApp, stopServer } = require('./lib/side-runs');
 const { writeFigures } = require('./lib/figures');
 const { CATEGORIES } = require('./lib/vocabulary');
@@ -81,46 +86,88 @@ async function post(url, headers, body, okStatus) {
   return { ok: response.status === okStatus, detail: `${response.status} ${text.slice(0, 200)}` };
 }
 
-function publishedCount(file) {
-  const db = new Database(file, { readonly: true });
-  try {
-    return /** @type {number} */ (db.prepare('SELECT count(*) FROM articles WHERE published_at IS NOT NULL').pluck().get());
-  } finally {
-    db.close();
+/**
+ * One number or column read from the store: the same SQL on SQLite (better-sqlite3, read-only) and
+ * PostgreSQL (pg); `params` fill the `?` (PostgreSQL's `$1`, ...).
+ * @param {{ kind: string, file?: string, connection?: object }} store
+ * @param {string} sql
+ * @param {unknown[]} params
+ * @param {'one' | 'column'} shape
+ */
+async function readStore(store, sql, params, shape) {
+  if (store.kind === 'sqlite') {
+    const db = new Database(/** @type {string} */ (store.file), { readonly: true });
+    try {
+      const statement = db.prepare(sql).pluck();
+      return shape === 'one' ? statement.get(...params) : statement.all(...params);
+    } finally {
+      db.close();
+    }
   }
+  let n = 0;
+  const text = sql.replace(/\?/g, () => `$${(n += 1)}`);
+  return withPostgres(store, async (client) => {
+    const { rows } = await client.query({ text, values: params, rowMode: 'array' });
+    return shape === 'one' ? rows[0]?.[0] : rows.map((row) => row[0]);
+  });
 }
 
-/** Published slugs of the seeded articles, newest first: the articles a PATCH run edits, one each. */
-function publishedSlugs(file, count) {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare('SELECT slug FROM articles WHERE published_at IS NOT NULL ORDER BY id DESC LIMIT ?').pluck().all(count);
-  } finally {
-    db.close();
-  }
+/** @param {{ kind: string }} store */
+const publishedCount = async (store) =>
+  Number(await readStore(store, 'SELECT count(*) FROM articles WHERE published_at IS NOT NULL', [], 'one'));
+
+/**
+ * Published slugs of the seeded articles, newest first: the articles a PATCH run edits, one each.
+ * @param {{ kind: string }} store
+ * @param {number} count
+ */
+const publishedSlugs = async (store, count) =>
+  /** @type {string[]} */ (
+    await readStore(store, 'SELECT slug FROM articles WHERE published_at IS NOT NULL ORDER BY id DESC LIMIT ?', [count], 'column')
+  );
+
+/**
+ * Published articles whose summary a PATCH run wrote.
+ * @param {{ kind: string }} store
+ */
+const editedCount = async (store) =>
+  Number(
+    await readStore(
+      store,
+      "SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND summary LIKE 'Edited by the benchmark %'",
+      [],
+      'one',
+    ),
+  );
+
+/**
+ * A private copy of the seeded data for one server's writes, removed by `remove()`: the SQLite
+ * file copied, or a PostgreSQL database made with the seeded one as its template (no server may be
+ * connected to the template meanwhile: the servers run one after the other).
+ */
+async function storeCopy(seedInfo, seededStore, name) {
+  if (seededStore.kind === 'sqlite') return privateCopy(seedInfo.database, `writes-${name}`);
+  const database = `writes_${name}`;
+  const admin = { ...seededStore, connection: { ...seededStore.connection, database: 'postgres' } };
+  const template = seededStore.connection.database;
+  await withPostgres(admin, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${database}`);
+    await client.query(`CREATE DATABASE ${database} TEMPLATE ${template}`);
+  });
+  return {
+    store: { ...seededStore, connection: { ...seededStore.connection, database } },
+    remove: () => withPostgres(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`)),
+  };
 }
 
-/** Published articles whose summary a PATCH run wrote. */
-function editedCount(file) {
-  const db = new Database(file, { readonly: true });
+async function measureHttp({ name, label, seedInfo, seededStore, options, start, request, count = publishedCount }) {
+  const copy = await storeCopy(seedInfo, seededStore, name);
   try {
-    return /** @type {number} */ (
-      db.prepare("SELECT count(*) FROM articles WHERE published_at IS NOT NULL AND summary LIKE 'Edited by the benchmark %'").pluck().get()
-    );
-  } finally {
-    db.close();
-  }
-}
-
-async function measureHttp({ name, label, seedInfo, options, start, request, count = publishedCount }) {
-  const copy = privateCopy(seedInfo.database, `writes-${name}`);
-  try {
-    const before = count(copy.store.file);
+    const before = await count(copy.store);
     const started = await start(copy.store);
     const { server } = started;
     const generator = createArticleGenerator();
     let written = 0;
-    started.file = copy.store.file;
     const send = () =>
       request(`http://127.0.0.1:${server.port}`, started, newArticle(generator, (written += 1), seedInfo.articles), written);
     try {
@@ -136,7 +183,7 @@ async function measureHttp({ name, label, seedInfo, options, start, request, cou
         );
       }
       await stopServer(server);
-      const stored = count(copy.store.file) - before;
+      const stored = (await count(copy.store)) - before;
       const answered = sequential.count - sequential.failed + concurrent.count - concurrent.failed;
       say(`[${name}] published articles added: ${stored} (2xx answers: ${answered})`);
       return { label, sequential, concurrent, stored, answered };
@@ -144,7 +191,7 @@ async function measureHttp({ name, label, seedInfo, options, start, request, cou
       await stopServer(server);
     }
   } finally {
-    copy.remove();
+    await copy.remove();
   }
 }
 
@@ -194,25 +241,15 @@ function measureRaw({ seedInfo, count }) {
   }
 }
 
-async function main() {
-  const options = parseArgs(process.argv.slice(2), {
-    articles: 10000,
-    sequential: 100,
-    concurrent: 300,
-    concurrency: 10,
-    raw: 1000,
-    skipBuild: false,
-  });
-  const createdAt = new Date().toISOString();
-  const buildInfo = build(options.skipBuild);
-  const seedInfo = await seed(options.articles, 'sqlite');
+/** Every server's run on the seeded store: ours, PATCH, stock, and on SQLite the raw rows. */
+async function measureAll({ options, seedInfo, seededStore }) {
   const servers = {};
+  const common = { seedInfo, seededStore, options };
 
   servers.ours = await measureHttp({
+    ...common,
     name: 'ours',
     label: 'POST /api/artikel (ours)',
-    seedInfo,
-    options,
     start: async (store) => {
       const token = createToken(store);
       const server = await startApp({ store, name: 'writes-ours', extra: { ARTIKEL_RATE_LIMIT: '0' } });
@@ -222,14 +259,13 @@ async function main() {
   });
 
   servers.patch = await measureHttp({
+    ...common,
     name: 'patch',
     label: 'PATCH /api/artikel/{slug} (ours)',
-    seedInfo,
-    options,
     count: editedCount,
     start: async (store) => {
       const token = createToken(store, ['update']);
-      const slugs = publishedSlugs(store.file, options.sequential + options.concurrent);
+      const slugs = await publishedSlugs(store, options.sequential + options.concurrent);
       const server = await startApp({ store, name: 'writes-patch', extra: { ARTIKEL_RATE_LIMIT: '0' } });
       return { server, headers: { Authorization: `Bearer ${token}` }, slugs };
     },
@@ -246,10 +282,9 @@ async function main() {
   });
 
   servers.stock = await measureHttp({
+    ...common,
     name: 'stock',
     label: 'stock Strapi POST /api/articles',
-    seedInfo,
-    options,
     start: async (store) => {
       const server = await startApp({
         store,
@@ -273,26 +308,80 @@ async function main() {
       ),
   });
 
-  servers.raw = measureRaw({ seedInfo, count: options.raw });
+  if (seededStore.kind === 'sqlite') servers.raw = measureRaw({ seedInfo, count: options.raw });
+  else say('[raw] skipped on PostgreSQL: the raw rows are inserted with better-sqlite3 into a SQLite file.');
+  return servers;
+}
+
+/** Seeds the store (SQLite: the file under bench/.data/, reused; PostgreSQL: a throwaway cluster, stopped afterwards) and measures on it. */
+async function withSeededStore(options, measure) {
+  if (options.store === 'sqlite') {
+    const seedInfo = await seed(options.articles, 'sqlite');
+    return measure(seedInfo, { kind: 'sqlite', file: seedInfo.database });
+  }
+  say('\nPostgreSQL: starting a throwaway cluster (scripts/postgres-cluster.sh) ...');
+  const cluster = startCluster();
+  const stop = () => {
+    stopCluster(cluster.dir);
+    process.exit(130);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const seedInfo = await seed(options.articles, 'postgres', cluster.env);
+    return await measure(seedInfo, postgresStore(cluster.env));
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    stopCluster(cluster.dir);
+  }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2), {
+    store: 'sqlite',
+    articles: 10000,
+    sequential: 100,
+    concurrent: 300,
+    concurrency: 10,
+    raw: 1000,
+    skipBuild: false,
+  });
+  if (!STORES.includes(options.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
+  const createdAt = new Date().toISOString();
+  const buildInfo = build(options.skipBuild);
+  const { servers, version } = await withSeededStore(options, async (seedInfo, seededStore) => ({
+    servers: await measureAll({ options, seedInfo, seededStore }),
+    version:
+      seededStore.kind === 'postgres'
+        ? await withPostgres(seededStore, async (client) => (await client.query('SHOW server_version')).rows[0].server_version)
+        : null,
+  }));
 
   const results = {
     kind: 'writes',
     createdAt,
     options: {
-      store: 'sqlite',
+      store: options.store,
       articles: options.articles,
       sequential: options.sequential,
       concurrent: options.concurrent,
       concurrency: options.concurrency,
-      raw: options.raw,
+      ...(options.store === 'sqlite' ? { raw: options.raw } : {}),
     },
+    ...(version === null
+      ? {}
+      : { store: { kind: 'postgres', version, cluster: 'throwaway, started for this run (scripts/postgres-cluster.sh: fsync off)' } }),
     machine: machine(),
     app: gitState(),
     build: buildInfo,
     servers,
   };
-  const written = writeFigures(results, RESULTS_DIR, `writes-${options.articles}`);
+  const suffix = options.store === 'sqlite' ? '' : `-${options.store}`;
+  const written = writeFigures(results, RESULTS_DIR, `writes-${options.articles}${suffix}`);
   say(`\nWrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
+  const ratio = (mode) => (servers.ours[mode].perSecond / servers.stock[mode].perSecond).toFixed(2);
+  say(`ours/stock: ${ratio('sequential')} one at a time, ${ratio('concurrent')} with ${options.concurrency} at once`);
   say(
     `PATCH beside POST: ${(servers.patch.concurrent.perSecond / servers.ours.concurrent.perSecond).toFixed(2)}× the articles/s (${servers.patch.concurrent.perSecond.toFixed(1)} vs ${servers.ours.concurrent.perSecond.toFixed(1)}, ${options.concurrency} at once)`,
   );

@@ -96,7 +96,7 @@ const CHARTS = {
     ],
   }),
   writes: (results) => ({
-    title: 'Writes: articles created and published per second',
+    title: `Writes: articles created and published per second${results.options.store === 'postgres' ? ' (PostgreSQL)' : ''}`,
     subtitle: machineLine(results),
     unit: 'articles/s',
     groups: Object.values(results.servers).map((run) => ({
