@@ -39,7 +39,10 @@ function hostileRequests(category) {
     },
     { label: 'q: ten common words', path: '/api/artikel?q=light%20the%20and%20of%20camera%20lens%20frame%20story%20moment%20colour' },
     { label: 'q: a common word, most relevant first', path: '/api/artikel?q=light&sort=relevance' },
-    { label: 'q: ten common words, most relevant first', path: '/api/artikel?q=light%20the%20and%20of%20camera%20lens%20frame%20story%20moment%20colour&sort=relevance' },
+    {
+      label: 'q: ten common words, most relevant first',
+      path: '/api/artikel?q=light%20the%20and%20of%20camera%20lens%20frame%20story%20moment%20colour&sort=relevance',
+    },
     { label: 'tag, most read first', path: '/api/artikel?tag=portrait&sort=views' },
     { label: 'kategori (its count)', path: `/api/artikel?kategori=${category}` },
     { label: 'kategori, page 200 (a deep walk)', path: `/api/artikel?kategori=${category}&page=200` },
