@@ -13,10 +13,12 @@
 //          (SQLite only).
 // Each server runs on its own private copy of the seeded data: a copy of the SQLite file, or on
 // PostgreSQL (--store postgres, a throwaway cluster as bench/run.js starts) a database made from the
-// seeded one as its template. The number of articles stored afterwards is checked against the 2xx
+// seeded one as its template. The servers run at once and are measured in --rounds rounds (see
+// measureAll), each round every server's --sequential writes one at a time, then its --concurrent
+// with --concurrency in flight. The number of articles stored afterwards is checked against the 2xx
 // answers.
 //
-//   node bench/writes.js [--store sqlite|postgres] [--articles 10000] [--sequential 100] [--concurrent 300] [--concurrency 10] [--skip-build]
+//   node bench/writes.js [--store sqlite|postgres] [--articles 10000] [--sequential 100] [--concurrent 300] [--concurrency 10] [--rounds 3] [--skip-build]
 
 const path = require('node:path');
 const Database = require('better-sqlite3');
@@ -143,7 +145,7 @@ const editedCount = async (store) =>
 /**
  * A private copy of the seeded data for one server's writes, removed by `remove()`: the SQLite
  * file copied, or a PostgreSQL database made with the seeded one as its template (no server may be
- * connected to the template meanwhile: the servers run one after the other).
+ * connected to the template meanwhile: every copy is made before the servers start).
  */
 async function storeCopy(seedInfo, seededStore, name) {
   if (seededStore.kind === 'sqlite') return privateCopy(seedInfo.database, `writes-${name}`);
@@ -160,39 +162,61 @@ async function storeCopy(seedInfo, seededStore, name) {
   };
 }
 
-async function measureHttp({ name, label, seedInfo, seededStore, options, start, request, count = publishedCount }) {
-  const copy = await storeCopy(seedInfo, seededStore, name);
-  try {
-    const before = await count(copy.store);
-    const started = await start(copy.store);
-    const { server } = started;
-    const generator = createArticleGenerator();
-    let written = 0;
-    const send = () =>
-      request(`http://127.0.0.1:${server.port}`, started, newArticle(generator, (written += 1), seedInfo.articles), written);
-    try {
-      say(`[${name}] ${options.sequential} articles one at a time, then ${options.concurrent} with ${options.concurrency} at once ...`);
-      const sequential = await timedRequests(options.sequential, 1, send);
-      const concurrent = await timedRequests(options.concurrent, options.concurrency, send);
-      for (const [mode, run] of /** @type {[string, typeof sequential][]} */ ([
-        ['one at a time', sequential],
-        [`${options.concurrency} at once`, concurrent],
-      ])) {
-        say(
-          `[${name}] ${mode}: ${run.perSecond.toFixed(1)} articles/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failed ? `, ${run.failed} failed: ${run.failures.join(' | ')}` : ''}`,
-        );
-      }
-      await stopServer(server);
-      const stored = (await count(copy.store)) - before;
-      const answered = sequential.count - sequential.failed + concurrent.count - concurrent.failed;
-      say(`[${name}] published articles added: ${stored} (2xx answers: ${answered})`);
-      return { label, sequential, concurrent, stored, answered };
-    } finally {
-      await stopServer(server);
-    }
-  } finally {
-    await copy.remove();
+/**
+ * One server of the run, started on its own copy of the seeded data: `send()` makes its next
+ * write, `count` reads what it stored.
+ */
+async function startWriter({ name, label, copy, seedInfo, start, request, count = publishedCount }) {
+  const before = await count(copy.store);
+  const started = await start(copy.store);
+  const generator = createArticleGenerator();
+  let written = 0;
+  const baseUrl = `http://127.0.0.1:${started.server.port}`;
+  const send = () => request(baseUrl, started, newArticle(generator, (written += 1), seedInfo.articles), written);
+  return { name, label, copy, before, started, send, count, rounds: { sequential: [], concurrent: [] } };
+}
+
+/** A round's windows of one writer: `sequential` writes one at a time, then `concurrent` with `concurrency` in flight. */
+async function measureRound(writer, options, round) {
+  for (const [mode, count, concurrency] of /** @type {[ 'sequential' | 'concurrent', number, number][]} */ ([
+    ['sequential', options.sequential, 1],
+    ['concurrent', options.concurrent, options.concurrency],
+  ])) {
+    const run = await timedRequests(count, concurrency, writer.send);
+    writer.rounds[mode].push(run);
+    say(
+      `[${writer.name}] round ${round}, ${concurrency === 1 ? 'one at a time' : `${concurrency} at once`}: ${run.perSecond.toFixed(1)} articles/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms${run.failed ? `, ${run.failed} failed: ${run.failures.join(' | ')}` : ''}`,
+    );
   }
+}
+
+/** The median of numbers (the lower middle one of an even count). */
+const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+/** A writer's figure for a mode: its median round by articles/s, with every round's rate. */
+function medianRound(runs) {
+  const rate = medianOf(runs.map((run) => run.perSecond));
+  const run = runs.find((candidate) => candidate.perSecond === rate);
+  return { ...run, roundsPerSecond: runs.map((candidate) => Number(candidate.perSecond.toFixed(2))) };
+}
+
+/** Stops a writer, checks what it stored against its 2xx answers and removes its copy. */
+async function finishWriter(writer) {
+  await stopServer(writer.started.server);
+  const answered = ['sequential', 'concurrent'].reduce(
+    (sum, mode) => sum + writer.rounds[mode].reduce((modeSum, run) => modeSum + run.count - run.failed, 0),
+    0,
+  );
+  const stored = (await writer.count(writer.copy.store)) - writer.before;
+  say(`[${writer.name}] published articles ${writer.name === 'patch' ? 'edited' : 'added'}: ${stored} (2xx answers: ${answered})`);
+  await writer.copy.remove();
+  return {
+    label: writer.label,
+    sequential: medianRound(writer.rounds.sequential),
+    concurrent: medianRound(writer.rounds.concurrent),
+    stored,
+    answered,
+  };
 }
 
 /** The rows alone, one transaction per article, on a private copy. */
@@ -241,12 +265,18 @@ function measureRaw({ seedInfo, count }) {
   }
 }
 
-/** Every server's run on the seeded store: ours, PATCH, stock, and on SQLite the raw rows. */
+/**
+ * Every server's run on the seeded store: ours, PATCH and stock, all started (each on its own copy)
+ * and then measured in rounds, each round every server's windows once, the order turned by one
+ * server per round (as bench/run.js measures reads): one after the other, a server's figure moved
+ * by a fifth with what else the two cores did. A figure is the server's median round, a ratio the
+ * median of the rounds' own ratios. On SQLite, the raw rows after.
+ */
 async function measureAll({ options, seedInfo, seededStore }) {
-  const servers = {};
-  const common = { seedInfo, seededStore, options };
+  const common = { seedInfo };
+  const definitions = [];
 
-  servers.ours = await measureHttp({
+  definitions.push({
     ...common,
     name: 'ours',
     label: 'POST /api/artikel (ours)',
@@ -258,14 +288,14 @@ async function measureAll({ options, seedInfo, seededStore }) {
     request: (baseUrl, { headers }, article) => post(`${baseUrl}/api/artikel`, headers, article, 201),
   });
 
-  servers.patch = await measureHttp({
+  definitions.push({
     ...common,
     name: 'patch',
     label: 'PATCH /api/artikel/{slug} (ours)',
     count: editedCount,
     start: async (store) => {
       const token = createToken(store, ['update']);
-      const slugs = await publishedSlugs(store, options.sequential + options.concurrent);
+      const slugs = await publishedSlugs(store, (options.sequential + options.concurrent) * options.rounds);
       const server = await startApp({ store, name: 'writes-patch', extra: { ARTIKEL_RATE_LIMIT: '0' } });
       return { server, headers: { Authorization: `Bearer ${token}` }, slugs };
     },
@@ -281,7 +311,7 @@ async function measureAll({ options, seedInfo, seededStore }) {
     },
   });
 
-  servers.stock = await measureHttp({
+  definitions.push({
     ...common,
     name: 'stock',
     label: 'stock Strapi POST /api/articles',
@@ -308,9 +338,34 @@ async function measureAll({ options, seedInfo, seededStore }) {
       ),
   });
 
+  // Every copy before any server starts: on PostgreSQL a copy is made from the seeded database as
+  // a template, which no server may be connected to meanwhile.
+  const copies = [];
+  for (const definition of definitions) copies.push(await storeCopy(seedInfo, seededStore, definition.name));
+  /** @type {Awaited<ReturnType<typeof startWriter>>[]} */
+  const writers = [];
+  const servers = {};
+  try {
+    for (const [index, definition] of definitions.entries()) {
+      say(`\n[${definition.name}] starting ...`);
+      writers.push(await startWriter({ ...common, ...definition, copy: copies[index] }));
+    }
+    for (let round = 1; round <= options.rounds; round += 1) {
+      const turned = writers.map((_unused, index) => writers[(index + round - 1) % writers.length]);
+      for (const writer of turned) await measureRound(writer, options, round);
+    }
+  } finally {
+    for (const writer of writers) servers[writer.name] = await finishWriter(writer);
+    for (const copy of copies.slice(writers.length)) await copy.remove();
+  }
+  const ratios = {};
+  for (const mode of ['sequential', 'concurrent']) {
+    const rounds = servers.ours[mode].roundsPerSecond.map((rate, index) => rate / servers.stock[mode].roundsPerSecond[index]);
+    ratios[mode] = { oursToStock: Number(medianOf(rounds).toFixed(3)), rounds: rounds.map((ratio) => Number(ratio.toFixed(3))) };
+  }
   if (seededStore.kind === 'sqlite') servers.raw = measureRaw({ seedInfo, count: options.raw });
   else say('[raw] skipped on PostgreSQL: the raw rows are inserted with better-sqlite3 into a SQLite file.');
-  return servers;
+  return { servers, ratios };
 }
 
 /** Seeds the store (SQLite: the file under bench/.data/, reused; PostgreSQL: a throwaway cluster, stopped afterwards) and measures on it. */
@@ -344,14 +399,15 @@ async function main() {
     sequential: 100,
     concurrent: 300,
     concurrency: 10,
+    rounds: 3,
     raw: 1000,
     skipBuild: false,
   });
   if (!STORES.includes(options.store)) throw new Error(`--store takes ${STORES.join(' or ')}`);
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
-  const { servers, version } = await withSeededStore(options, async (seedInfo, seededStore) => ({
-    servers: await measureAll({ options, seedInfo, seededStore }),
+  const { measured, version } = await withSeededStore(options, async (seedInfo, seededStore) => ({
+    measured: await measureAll({ options, seedInfo, seededStore }),
     version:
       seededStore.kind === 'postgres'
         ? await withPostgres(seededStore, async (client) => (await client.query('SHOW server_version')).rows[0].server_version)
@@ -367,6 +423,7 @@ async function main() {
       sequential: options.sequential,
       concurrent: options.concurrent,
       concurrency: options.concurrency,
+      rounds: options.rounds,
       ...(options.store === 'sqlite' ? { raw: options.raw } : {}),
     },
     ...(version === null
@@ -375,13 +432,18 @@ async function main() {
     machine: machine(),
     app: gitState(),
     build: buildInfo,
-    servers,
+    servers: measured.servers,
+    ratios: measured.ratios,
   };
+  const { servers, ratios } = measured;
   const suffix = options.store === 'sqlite' ? '' : `-${options.store}`;
   const written = writeFigures(results, RESULTS_DIR, `writes-${options.articles}${suffix}`);
   say(`\nWrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
-  const ratio = (mode) => (servers.ours[mode].perSecond / servers.stock[mode].perSecond).toFixed(2);
-  say(`ours/stock: ${ratio('sequential')} one at a time, ${ratio('concurrent')} with ${options.concurrency} at once`);
+  const ratio = (mode) =>
+    `${ratios[mode].oursToStock.toFixed(2)} (rounds ${ratios[mode].rounds.map((value) => value.toFixed(2)).join(', ')})`;
+  say(
+    `ours/stock, the median of the rounds' ratios: ${ratio('sequential')} one at a time, ${ratio('concurrent')} with ${options.concurrency} at once`,
+  );
   say(
     `PATCH beside POST: ${(servers.patch.concurrent.perSecond / servers.ours.concurrent.perSecond).toFixed(2)}× the articles/s (${servers.patch.concurrent.perSecond.toFixed(1)} vs ${servers.ours.concurrent.perSecond.toFixed(1)}, ${options.concurrency} at once)`,
   );

@@ -13,6 +13,7 @@ import {
   type PhotoFormat,
 } from '../helpers/photos';
 import type { TestApp } from '../helpers/strapi';
+import { onceRendered } from '../helpers/service-photos';
 
 let app: TestApp;
 let editor: Editor;
@@ -62,16 +63,7 @@ async function publish(slug: string, cover: number, gallery: number[], extra: Re
 const read = async (slug: string) => (await app.api().get(`/api/artikel/${slug}`).expect(200)).body.data as ArticleRecord;
 
 /** The article once its photos' AVIF and WebP renditions are made, which happens after the upload answered. */
-async function readWithRenditions(slug: string): Promise<ArticleRecord> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const article = await read(slug);
-    const photos = [article.cover, ...article.gallery];
-    if (photos.every((photo) => photo.sources.some((source) => source.type === 'image/avif'))) return article;
-    if (Date.now() > deadline) throw new Error(`renditions still missing: ${JSON.stringify(photos.map((photo) => photo.sources))}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const readWithRenditions = (slug: string): Promise<ArticleRecord> => onceRendered(() => read(slug));
 
 /** Each candidate of a srcset: its URL and the width it claims. */
 const candidates = (srcset: string) =>

@@ -73,3 +73,27 @@ export async function publishWithCover(baseUrl: string, jwt: string, title: stri
   await admin(`api::article.article/${draft.documentId}/actions/publish`, {});
   return draft.slug;
 }
+
+/** What a photo of an article's answer says of its sources (AVIF, WebP, the original's type). */
+interface PhotoWithSources {
+  sources: Array<{ type: string }>;
+}
+
+/**
+ * The article `read` answers once every photo of it (cover and gallery) has its AVIF rendition,
+ * which is made in the background after the upload answered: read again every 250 ms, for at most
+ * `timeoutMs`.
+ */
+export async function onceRendered<Article extends { cover: PhotoWithSources | null; gallery: PhotoWithSources[] }>(
+  read: () => Promise<Article>,
+  timeoutMs = 120_000,
+): Promise<Article> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const article = await read();
+    const photos = [article.cover, ...article.gallery].filter((photo): photo is PhotoWithSources => photo !== null);
+    if (photos.every((photo) => photo.sources.some((source) => source.type === 'image/avif'))) return article;
+    if (Date.now() > deadline) throw new Error(`renditions still missing: ${JSON.stringify(photos.map((photo) => photo.sources))}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
