@@ -57,32 +57,33 @@ export const articleLists = ({
   /**
    * The published articles the filters select, each filter a set of documents (or rows) the article
    * must be in: the search index's matches, the tag index's documents, the category's links. For a
-   * page (`forPage`) the sets are written for a newest-first walk (see pageColumn). Null: a named
-   * category does not exist, so nothing matches. (The query comes wrapped: a query builder is a
-   * thenable, which an async function's promise would run.)
+   * page (`forPage`) the sets are written for a newest-first walk (see pageColumn and within).
+   * Null: a named category does not exist, so nothing matches. (The query comes wrapped: a query
+   * builder is a thenable, which an async function's promise would run.)
    */
   const filtered = async (filters: ArticleFilters, { forPage }: { forPage: boolean }): Promise<{ query: QueryBuilder } | null> => {
     const column = (name: string): RawSql => (forPage ? pageColumn(name) : knex().raw('??', [name]));
     // A page walks the published_at index instead (see pageColumn).
     const query = filters.category !== null && !forPage ? publishedRowsById() : publishedRows();
+    /**
+     * Keeps the articles whose `articleColumn` is among the `setColumn` of `set`. A walk asks each
+     * article it passes (EXISTS, one lookup in the set's unique index); `IN` had SQLite list the
+     * whole set first, on every page: 110 instead of 0.3 ms for page 1 of a category of 208,000 of
+     * a million articles, 61 instead of 0.3 ms for a tag of 259,000.
+     */
+    const within = (set: QueryBuilder, setColumn: string, articleColumn: string): void => {
+      if (forPage) query.whereExists(set.select(knex().raw('1')).whereRaw('?? = ??', [setColumn, articleColumn]));
+      else query.whereRaw('? IN ?', [column(articleColumn), set.select(setColumn)]);
+    };
     searchIndex(strapi).filter(query, filters.words, column('a.document_id'), { forPage });
     if (filters.category !== null) {
       const categoryIds = await categoryIdsNamed(filters.category);
       if (categoryIds.length === 0) return null;
-      const links = knex()({ l: TABLES.articleCategoryLinks }).whereIn('l.category_id', categoryIds);
-      // A walk asks each article it passes whether it is linked (one lookup in the links' unique
-      // index); `a.id IN (links)` had SQLite list every link of the category first, on every page:
-      // 110 instead of 0.3 ms for page 1 of a category of 208,000 of a million articles.
-      if (forPage) query.whereExists(links.select(knex().raw('1')).whereRaw('l.article_id = a.id'));
-      else query.whereRaw('? IN ?', [column('a.id'), links.select('l.article_id')]);
+      within(knex()({ l: TABLES.articleCategoryLinks }).whereIn('l.category_id', categoryIds), 'l.article_id', 'a.id');
     }
     if (filters.tagKey !== null) {
-      if (indexComplete(strapi)) {
-        const tagged = knex()({ t: TABLES.tags }).where('t.tag', filters.tagKey);
-        // As for a category: 61 instead of 0.3 ms for page 1 of a tag of 259,000 of a million articles.
-        if (forPage) query.whereExists(tagged.select(knex().raw('1')).whereRaw('t.document_id = a.document_id'));
-        else query.whereRaw('? IN ?', [column('a.document_id'), tagged.select('t.document_id')]);
-      } else {
+      if (indexComplete(strapi)) within(knex()({ t: TABLES.tags }).where('t.tag', filters.tagKey), 't.document_id', 'a.document_id');
+      else {
         const scan = hasTagByScan('a.tags', filters.tagKey, sqlite);
         query.whereRaw(scan.sql, scan.bindings);
       }
