@@ -20,6 +20,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { freePort } from '../helpers/ports';
 import { CAMERA_EXIF, CAMERA_EXIF_RECORD, endTagReader, privateTagsIn, tagsAt } from '../helpers/photos';
+import { onceRendered } from '../helpers/service-photos';
 import { createWorkFolder, startProductionApp, stopAllChildren, type ProductionApp } from './support/app';
 import { ARTIFACTS, clearArtifacts, expectNotice, openBrowser, stepsWith, type BrowserSession } from './support/session';
 
@@ -393,14 +394,8 @@ describe('a camera photo from the Media Library to a public page', () => {
     RENDITIONS_MS + 60_000,
     async (page) => {
       // The AVIF and WebP renditions are made after the upload answered: the page is rendered once they are there.
-      const deadline = Date.now() + RENDITIONS_MS;
-      let cover = (await readArticle(walk.slug)).cover;
-      while (!cover?.sources.some((source) => source.type === 'image/avif')) {
-        if (Date.now() > deadline) throw new Error(`no AVIF source within ${RENDITIONS_MS} ms: ${JSON.stringify(cover?.sources)}`);
-        await page.waitForTimeout(500);
-        cover = (await readArticle(walk.slug)).cover;
-      }
-      expect(cover.sources.map((source) => source.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
+      const { cover } = await onceRendered(() => readArticle(walk.slug), RENDITIONS_MS);
+      expect(cover?.sources.map((source) => source.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
 
       const images: Array<{ url: string; type: string | undefined }> = [];
       page.on('response', (response) => {

@@ -80,18 +80,18 @@ interface PhotoWithSources {
 }
 
 /**
- * The article `read` answers once every photo of it (cover and gallery) has its AVIF rendition,
+ * The article `read` answers once every photo of it (cover and any gallery) has its AVIF rendition,
  * which is made in the background after the upload answered: read again every 250 ms, for at most
  * `timeoutMs`.
  */
-export async function onceRendered<Article extends { cover: PhotoWithSources | null; gallery: PhotoWithSources[] }>(
+export async function onceRendered<Article extends { cover: PhotoWithSources | null; gallery?: PhotoWithSources[] }>(
   read: () => Promise<Article>,
   timeoutMs = 120_000,
 ): Promise<Article> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const article = await read();
-    const photos = [article.cover, ...article.gallery].filter((photo): photo is PhotoWithSources => photo !== null);
+    const photos = [article.cover, ...(article.gallery ?? [])].filter((photo): photo is PhotoWithSources => photo !== null);
     if (photos.every((photo) => photo.sources.some((source) => source.type === 'image/avif'))) return article;
     if (Date.now() > deadline) throw new Error(`renditions still missing: ${JSON.stringify(photos.map((photo) => photo.sources))}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
