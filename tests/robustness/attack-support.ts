@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { reportFigure } from '../helpers/robustness';
 
 /** A request's status, parsed body (JSON when it is JSON, else text), headers and time. */
 export interface Answer {
@@ -77,4 +78,35 @@ export async function baselineReads(readUrl: string, count = 40): Promise<number
   const reads: number[] = [];
   for (let index = 0; index < count; index += 1) reads.push((await send(readUrl)).milliseconds);
   return reads;
+}
+
+/** The longest a read beside an attack may wait: max(100 ms, 10 × the baseline's p50). */
+export const heldLine = (baseline: number[]): number => Math.max(100, 10 * p50(baseline));
+
+/**
+ * Runs an attack that is refused or only reads (so it can run again) beside the cached read, reports
+ * the figures and asserts that the event loop was not held: no read waited `heldLine` or longer.
+ * A wait over the line is measured once more beside the same attack before it fails the test. A
+ * request that holds the loop holds it every time it is sent; a moment when the shared 2-core
+ * machine is busy elsewhere (a read waited 240 ms once in CI beside an If-Match that holds the loop
+ * under 10 ms) does not come back on cue.
+ */
+export async function expectLoopNotHeld<T>(
+  label: string,
+  readUrl: string,
+  baseline: number[],
+  attack: () => Promise<T>,
+  repeats = 1,
+): Promise<Beside<T>> {
+  const line = heldLine(baseline);
+  const first = await besideCachedRead(readUrl, attack, repeats);
+  reportFigure(
+    `beside ${label}`,
+    `${figures(first.reads)}; this process's loop delay max ${first.loopMaxMs.toFixed(1)} ms; attack ${first.attackMs.toFixed(0)} ms`,
+  );
+  if (max(first.reads) < line) return first;
+  const again = await besideCachedRead(readUrl, attack, repeats);
+  reportFigure(`beside ${label}, measured again`, `${figures(again.reads)}; attack ${again.attackMs.toFixed(0)} ms`);
+  expect(max(again.reads)).toBeLessThan(line);
+  return again;
 }

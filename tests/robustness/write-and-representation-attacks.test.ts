@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isContractError, reportFigure } from '../helpers/robustness';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
-import { baselineReads, besideCachedRead, figures, max, p50, send, type Answer } from './attack-support';
+import { baselineReads, besideCachedRead, expectLoopNotHeld, figures, send, type Answer } from './attack-support';
 
 // PATCH, DELETE and the representations (Markdown, CSV, llms.txt) at the largest inputs the bounds
 // allow and just past them, each timed beside a cached GET /api/artikel on a real service process:
@@ -34,11 +34,6 @@ const patch = (slug: string, body: string, headers: Record<string, string> = {})
 const remove = (slug: string, headers: Record<string, string> = {}) =>
   send(`${service.baseUrl}/api/artikel/${slug}`, { method: 'DELETE', headers: { Authorization: `Bearer ${service.token}`, ...headers } });
 const get = (pathAndQuery: string) => send(`${service.baseUrl}${pathAndQuery}`);
-
-function expectNotHeld(label: string, reads: number[], attackMs: number): void {
-  reportFigure(`beside ${label}`, `${figures(reads)}; attack ${attackMs.toFixed(0)} ms`);
-  expect(max(reads)).toBeLessThan(Math.max(100, 10 * p50(baseline)));
-}
 
 /**
  * Reported, not asserted. The text pipeline (sanitizing, summary, rendering, turndown) of a long
@@ -145,14 +140,15 @@ describe('If-Match, Idempotency-Key and slugs at their edges', () => {
     ['a tag with a space', () => '"a b"', 400],
     ['15 KB of commas', () => ','.repeat(15_000), 400],
   ])('If-Match of %s: the answer it should be, nothing changed, loop not held', async (label, header, status) => {
-    const { result, reads, attackMs } = await besideCachedRead(
+    const { result } = await expectLoopNotHeld(
+      `If-Match of ${label}`,
       readUrl,
+      baseline,
       () => patch(slug, JSON.stringify({ title: 'Changed' }), { 'If-Match': header() }),
       3,
     );
     expectRefusal(result, status, status === 400 ? 'If-Match' : undefined);
     expect((await get(`/api/artikel/${slug}`)).body.data.title).toBe('Edge cases');
-    expectNotHeld(`If-Match of ${label}`, reads, attackMs);
   });
 
   it('If-Match on DELETE: a stale tag is a 412 and deletes nothing', async () => {
@@ -185,8 +181,10 @@ describe('If-Match, Idempotency-Key and slugs at their edges', () => {
 
   it.each(['GET', 'PATCH', 'DELETE'])('%s of a 10 KB slug is a 404 in the contract body, at once', async (method) => {
     const longSlug = 'a'.repeat(10_240);
-    const { result, reads, attackMs } = await besideCachedRead(
+    const { result } = await expectLoopNotHeld(
+      `${method} of a 10 KB slug`,
       readUrl,
+      baseline,
       () =>
         send(`${service.baseUrl}/api/artikel/${longSlug}`, {
           method,
@@ -197,7 +195,6 @@ describe('If-Match, Idempotency-Key and slugs at their edges', () => {
     );
     expectRefusal(result, 404);
     expect(result.text.length).toBeLessThan(2_000);
-    expectNotHeld(`${method} of a 10 KB slug`, reads, attackMs);
   });
 
   it('concurrent PATCH and DELETE of one article: no 5xx, and the end state is consistent', async () => {
@@ -250,11 +247,16 @@ describe('CSV of the largest summaries and formula cells', () => {
   }, 120_000);
 
   it('a CSV of 50 of the largest summaries does not hold the loop, and no cell starts as a formula', async () => {
-    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => get('/api/artikel?format=csv&limit=50'), 5);
+    const { result, attackMs } = await expectLoopNotHeld(
+      '5 × CSV of 50 largest summaries',
+      readUrl,
+      baseline,
+      () => get('/api/artikel?format=csv&limit=50'),
+      5,
+    );
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toMatch(/^text\/csv/);
     reportFigure('CSV of 50 largest summaries', `${result.text.length} characters, ${(attackMs / 5).toFixed(0)} ms each`);
-    expectNotHeld('5 × CSV of 50 largest summaries', reads, attackMs);
     // Every cell: unquoted, or quoted with quotes doubled; none may start with a formula character.
     const cells: string[] = [];
     const cell = /(?:^|,)(?:"((?:[^"]|"")*)"|([^,\r\n]*))/gy;
@@ -267,8 +269,7 @@ describe('CSV of the largest summaries and formula cells', () => {
   }, 60_000);
 
   it('llms.txt answers at once', async () => {
-    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => get('/api/artikel/llms.txt'), 10);
+    const { result } = await expectLoopNotHeld('10 × llms.txt', readUrl, baseline, () => get('/api/artikel/llms.txt'), 10);
     expect(result.status).toBe(200);
-    expectNotHeld('10 × llms.txt', reads, attackMs);
   });
 });
