@@ -9,7 +9,7 @@ import { removeServiceDatabase, serviceDatabaseEnv } from '../helpers/service-pr
 const APP_DIR = path.resolve(__dirname, '..', '..');
 // A start took 6 to 9 s on this 2-core machine while idle; a loaded one gets well over 3× that.
 const START_TIMEOUT_MS = 90_000;
-const HEAP_CAP = `--max-old-space-size=${packageJson.config.heap_mb}`;
+const HEAP_CAP = `--max-old-space-size=${packageJson.config.heap_mb} --max-semi-space-size=${packageJson.config.semi_space_mb}`;
 
 let folder: string;
 
@@ -80,7 +80,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 
 describe('npm start', () => {
   it.each([
-    ['with no NODE_OPTIONS of the operator, caps V8 at package.json config.heap_mb', undefined, HEAP_CAP],
+    ['with no NODE_OPTIONS of the operator, caps V8 at package.json config.heap_mb and semi_space_mb', undefined, HEAP_CAP],
     [
       "with the operator's NODE_OPTIONS, passes them after the cap, so theirs win",
       '--max-old-space-size=512',
