@@ -1,5 +1,5 @@
 import { ARTICLES_PATH, connect, registerEditor, uniqueTitle, type Editor } from '../helpers/admin';
-import { eventually } from '../helpers/public-reads';
+import { waitUntil } from '../helpers/eventually';
 import { isContractError } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -57,7 +57,7 @@ describe('"Publish at" in the Content Manager', () => {
       .expect(200);
     expect(seen.body.data).toMatchObject({ status: 'scheduled', publish_at: publishAt.toISOString(), published_at: null });
 
-    await eventually(async () => (await app.api().head(`/api/artikel/${draft.slug}`)).status === 200, DUE_IN_MS + LIVE_WITHIN_MS, 'live');
+    await waitUntil(async () => (await app.api().head(`/api/artikel/${draft.slug}`)).status === 200, DUE_IN_MS + LIVE_WITHIN_MS, 'live');
     const live = (await app.api().get(`/api/artikel/${draft.slug}`).expect(200)).body.data;
     expect(live).toMatchObject({ status: 'published', publish_at: null, published_at: publishAt.toISOString() });
     expect((await stored(draft.documentId)).publish_at).toBeNull();

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { createArticle, createCategory } from '../helpers/fixtures';
 import { withPostgres } from '../helpers/store';
 import { startStrapi, type TestApp } from '../helpers/strapi';
+import { eventually } from '../helpers/eventually';
 
 /**
  * The tag and search index is built in the background when the service starts on a database whose
@@ -135,9 +136,7 @@ async function holdTheWriteTurn(): Promise<{ release: () => Promise<void> }> {
 }
 
 async function untilIndexed(expected: number): Promise<void> {
-  const deadline = Date.now() + BUILD_MS;
-  while ((await indexedCount()) < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(await indexedCount()).toBe(expected);
+  expect(await eventually(indexedCount, (count) => count >= expected, { withinMs: BUILD_MS, everyMs: 100 })).toBe(expected);
 }
 
 describe('the index built in the background', () => {

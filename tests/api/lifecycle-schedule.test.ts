@@ -1,5 +1,6 @@
 import { registerEditor } from '../helpers/admin';
-import { eventually, expectEverywhere, expectNowhere, inJakarta, publicPresence, SITE_ARTICLE_URL, sleep } from '../helpers/public-reads';
+import { waitUntil } from '../helpers/eventually';
+import { expectEverywhere, expectNowhere, inJakarta, publicPresence, SITE_ARTICLE_URL, sleep } from '../helpers/public-reads';
 import { isContractError, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { startWebhookReceiver, webhookForm, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -45,7 +46,7 @@ const sameInstant = (a: string | null, b: string) => a !== null && new Date(a).g
 
 /** Waits until the article's public GET answers 200 (polled with HEAD, which counts no view). */
 async function waitUntilLive(slug: string): Promise<void> {
-  await eventually(async () => (await status(slug)) === 200, DUE_IN_MS + LIVE_WITHIN_MS, `${slug} live`);
+  await waitUntil(async () => (await status(slug)) === 200, DUE_IN_MS + LIVE_WITHIN_MS, `${slug} live`);
 }
 
 function refusedFields(answer: { body: { error: { details: { errors: Array<{ path: string[] }> } } } }): string[] {

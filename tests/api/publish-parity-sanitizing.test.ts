@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ARTICLE_UID } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
+import { eventually } from '../helpers/eventually';
 
 let app: TestApp;
 
@@ -149,10 +150,11 @@ describe('webhooks', () => {
 
       await post({ title: 'Webhook article', category: 'Weddings', content: 'Hello hooks.' }).expect(201);
 
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && received.filter((event) => event.entry?.slug === 'webhook-article').length < 2) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(
+        () => received.filter((event) => event.entry?.slug === 'webhook-article').length,
+        (count) => count >= 2,
+        { withinMs: 10_000, everyMs: 50 },
+      );
       const events = received
         .filter((event) => event.model === 'article' && event.entry?.slug === 'webhook-article')
         .map((event) => event.event);

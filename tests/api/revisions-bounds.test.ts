@@ -1,4 +1,5 @@
 import { startStrapi, type TestApp } from '../helpers/strapi';
+import { eventually } from '../helpers/eventually';
 
 interface RevisionEntry {
   number: number;
@@ -54,14 +55,14 @@ describe('revisions are bounded', () => {
       .connection('artikel_revisions')
       .where('article_document_id', id)
       .update({ created_at: bounded.store === 'sqlite' ? twoDaysAgo : new Date(twoDaysAgo) });
-    const deadline = Date.now() + 30_000;
-    let numbers: number[];
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      numbers = (
-        (await bounded.api().get(`/api/artikel/${slug}/revisions`).set(bounded.auth()).expect(200)).body.data as RevisionEntry[]
-      ).map((entry) => entry.number);
-    } while (numbers.length > 1 && Date.now() < deadline);
+    const numbers = await eventually(
+      async () =>
+        ((await bounded.api().get(`/api/artikel/${slug}/revisions`).set(bounded.auth()).expect(200)).body.data as RevisionEntry[]).map(
+          (entry) => entry.number,
+        ),
+      (found) => found.length <= 1,
+      { withinMs: 30_000 },
+    );
     expect(numbers).toEqual([2]);
   });
 });

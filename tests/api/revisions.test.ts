@@ -2,6 +2,7 @@ import { ARTICLES_PATH, type Editor, registerEditor } from '../helpers/admin';
 import { isContractError } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { createApiToken } from '../helpers/tokens';
+import { eventually } from '../helpers/eventually';
 
 let app: TestApp;
 let editor: Editor;
@@ -128,10 +129,12 @@ describe('every write keeps a revision naming who made it', () => {
   it('a scheduled article going live keeps a revision by the scheduler', async () => {
     const publishAt = new Date(Date.now() + 2_000).toISOString();
     const article = await create({ status: 'scheduled', publish_at: publishAt });
-    const deadline = Date.now() + 30_000;
-    while ((await app.api().get(`/api/artikel/${article.slug}`)).status !== 200 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const live = await eventually(
+      async () => (await app.api().get(`/api/artikel/${article.slug}`)).status,
+      (status) => status === 200,
+      { withinMs: 30_000, everyMs: 200 },
+    );
+    expect(live).toBe(200);
     const [latest] = await revisionsOf(article.slug);
     expect(latest).toMatchObject({
       action: 'publish',

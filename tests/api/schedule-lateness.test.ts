@@ -1,4 +1,5 @@
-import { eventually, inJakarta } from '../helpers/public-reads';
+import { waitUntil } from '../helpers/eventually';
+import { inJakarta } from '../helpers/public-reads';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -40,7 +41,7 @@ it(`publishes ${SCHEDULES} schedules due a tenth of a second apart, each within 
   // Each is polled with HEAD (no view) every 100 ms; its lateness is when it was first seen live,
   // so it includes up to one poll's interval and answer.
   const firstSeen = new Map<string, number>();
-  await eventually(
+  await waitUntil(
     async () => {
       await Promise.all(
         scheduled

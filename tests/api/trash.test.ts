@@ -1,6 +1,7 @@
 import { ARTICLES_PATH, type Editor, registerEditor } from '../helpers/admin';
 import { isContractError } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
+import { eventually } from '../helpers/eventually';
 
 let app: TestApp;
 let editor: Editor;
@@ -119,10 +120,11 @@ describe('the trash', () => {
     const article = await create();
     await app.api().get(`/api/artikel/${article.slug}`).expect(200);
     // On SQLite views are written once a second (ARTIKEL_VIEW_WRITE_MS): the trash holds the written count.
-    const deadline = Date.now() + 10_000;
-    while ((await storedCount('artikel_view_counts', 'article_document_id', article.id)) === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(
+      () => storedCount('artikel_view_counts', 'article_document_id', article.id),
+      (count) => count > 0,
+      { withinMs: 10_000, everyMs: 100 },
+    );
     await editor.del(`${ARTICLES_PATH}/${article.id}`).expect(200);
     await app.api().get(`/api/artikel/${article.slug}`).expect(404);
     const entry = (await trashList()).find((item) => item.document_id === article.id);
@@ -153,11 +155,8 @@ describe('the trash', () => {
       .connection('artikel_trash')
       .where('article_document_id', article.id)
       .update({ purge_after: app.store === 'sqlite' ? past : new Date(past) });
-    const deadline = Date.now() + 30_000;
-    while ((await trashList()).some((item) => item.document_id === article.id) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect((await trashList()).map((item) => item.document_id)).not.toContain(article.id);
+    const trashed = await eventually(trashList, (items) => !items.some((item) => item.document_id === article.id), { withinMs: 30_000 });
+    expect(trashed.map((item) => item.document_id)).not.toContain(article.id);
     expect((await create({ slug: article.slug })).slug).toBe(article.slug);
   });
 

@@ -12,6 +12,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { createWorkFolder, startProductionApp, stopAllChildren, STUDIO_NAME, type ProductionApp } from './support/app';
 import { PageMonitor } from './support/monitor';
 import { gradientPng } from './support/png';
+import { eventually } from '../helpers/eventually';
 
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -165,12 +166,11 @@ async function expectNotice(text: string, timeout = NOTICE_MS): Promise<void> {
 
 /** The value of a form field once it is not empty (the form refreshes after the server answers). */
 async function filledValue(field: Locator, timeout = 10_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await field.inputValue();
-    if (value !== '' || Date.now() > deadline) return value;
-    await page.waitForTimeout(200);
-  }
+  return eventually(
+    () => field.inputValue(),
+    (value) => value !== '',
+    { withinMs: timeout, everyMs: 200 },
+  );
 }
 
 const field = (name: string) => page.getByRole('textbox', { name, exact: true });
@@ -689,12 +689,11 @@ describe("an editor's day in the admin of a production build", () => {
     expect(await page.getByRole('row').filter({ hasText: MOVED_SLUG }).innerText()).not.toMatch(/day, /);
 
     expect(sentPublishAt.slice(0, 16)).toBe(due.toISOString().slice(0, 16));
-    const deadline = new Date(sentPublishAt).getTime() + 30_000;
-    let live = await api(`/api/artikel/${slug}`);
-    while (live.status !== 200 && Date.now() < deadline) {
-      await page.waitForTimeout(500);
-      live = await api(`/api/artikel/${slug}`);
-    }
+    const live = await eventually(
+      () => api(`/api/artikel/${slug}`),
+      (answer) => answer.status === 200,
+      { withinMs: new Date(sentPublishAt).getTime() + 30_000 - Date.now(), everyMs: 500 },
+    );
     expect(live.status).toBe(200);
     expect(live.body.data).toMatchObject({
       title: SCHEDULED.title,

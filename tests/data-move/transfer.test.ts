@@ -4,6 +4,7 @@ import path from 'node:path';
 import { currentStore } from '../helpers/store';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 import { sqliteEnv, strapiCli } from '../helpers/strapi-cli';
+import { eventually } from '../helpers/eventually';
 
 /**
  * `strapi transfer` from a studio's SQLite file into a RUNNING service (a fresh PostgreSQL database
@@ -124,11 +125,11 @@ describe('moving the data with strapi transfer into a running service', () => {
       );
 
       const started = Date.now();
-      let after = await publicReads(destination, slugs);
-      while (JSON.stringify(after) !== JSON.stringify(before) && Date.now() - started < SETTLED_WITHIN_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        after = await publicReads(destination, slugs);
-      }
+      const after = await eventually(
+        () => publicReads(destination, slugs),
+        (reads) => JSON.stringify(reads) === JSON.stringify(before),
+        { withinMs: SETTLED_WITHIN_MS },
+      );
       expect(after).toEqual(before);
       process.stdout.write(
         `[data-move ${currentStore()}] strapi transfer into a running service: every public read as on the source ${Date.now() - started} ms after the transfer ended\n`,

@@ -1,5 +1,6 @@
 import { ARTICLE_UID, createArticle, createCategory, viewsWritten } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
+import { eventually } from '../helpers/eventually';
 
 /**
  * `strapi transfer` into a running service writes with strapi.db.query, not the Document Service:
@@ -19,13 +20,9 @@ afterAll(async () => {
   await app.stop();
 });
 
-async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    last = await read();
-  }
+/** Asserts that `read` comes to give `expected` within `timeoutMs`. */
+async function expectSettlesAt<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
+  const last = await eventually(read, (value) => JSON.stringify(value) === JSON.stringify(expected), { withinMs: timeoutMs, everyMs: 200 });
   expect(last).toEqual(expected);
 }
 
@@ -62,7 +59,7 @@ describe('writes behind the Document Service, as strapi transfer makes them', ()
       .create({ data: { documentId: 'transferredviewcount0001', article_document_id: documentId, views: 40, publishedAt: new Date() } });
 
     const slugsOf = async (url: string) => ((await app.api().get(url)).body.data as Array<{ slug: string }>).map((article) => article.slug);
-    await eventually(() => slugsOf('/api/artikel?tag=transferred'), ['moved-article']);
+    await expectSettlesAt(() => slugsOf('/api/artikel?tag=transferred'), ['moved-article']);
     expect(await slugsOf('/api/artikel?tag=old')).toEqual([]);
     expect(await slugsOf('/api/artikel?q=after')).toEqual(['moved-article']);
     expect((await app.api().get('/api/artikel')).body.data[0]).toMatchObject({ title: 'After the transfer', views: 40 });

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { eventually } from './eventually';
 
 export const ARTICLE_UID = 'api::article.article';
 export const CATEGORY_UID = 'api::category.category';
@@ -36,11 +37,12 @@ export async function createArticle(strapi: Core.Strapi, input: ArticleInput): P
 /** Waits until every view counted so far is in the table: on SQLite views are written together, every ARTIKEL_VIEW_WRITE_MS. */
 export async function viewsWritten(strapi: Core.Strapi): Promise<void> {
   const views = strapi.plugin('artikel').service('article-views') as { unwrittenCount: () => number };
-  const deadline = Date.now() + 15_000;
-  while (views.unwrittenCount() > 0) {
-    if (Date.now() > deadline) throw new Error(`views of ${views.unwrittenCount()} articles were still not written after 15 s`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const unwritten = await eventually(
+    () => views.unwrittenCount(),
+    (count) => count === 0,
+    { withinMs: 15_000, everyMs: 10 },
+  );
+  if (unwritten > 0) throw new Error(`views of ${unwritten} articles were still not written after 15 s`);
 }
 
 /** An article's view count as stored in the table, once the views counted so far are written. */

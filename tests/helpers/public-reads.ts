@@ -80,16 +80,6 @@ export function expectEverywhere(presence: PublicPresence): void {
   }).toEqual({ article: 200, listedTimes: 1, inFeed: true, inSitemap: true });
 }
 
-/** Polls until `check` holds, every 100 ms; fails after `timeoutMs`. Returns the milliseconds it took. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not seen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return Date.now() - started;
-}
-
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { eventually } from './eventually';
 
 /** A real JPEG photo of the given size, made for the test (a gradient, so every photo's bytes differ by hue). */
 export function jpegPhoto(width: number, height: number, hue: number): Promise<Buffer> {
@@ -88,12 +89,10 @@ export async function onceRendered<Article extends { cover: PhotoWithSources | n
   read: () => Promise<Article>,
   timeoutMs = 120_000,
 ): Promise<Article> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const article = await read();
-    const photos = [article.cover, ...(article.gallery ?? [])].filter((photo): photo is PhotoWithSources => photo !== null);
-    if (photos.every((photo) => photo.sources.some((source) => source.type === 'image/avif'))) return article;
-    if (Date.now() > deadline) throw new Error(`renditions still missing: ${JSON.stringify(photos.map((photo) => photo.sources))}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const photosOf = (article: Article) =>
+    [article.cover, ...(article.gallery ?? [])].filter((photo): photo is PhotoWithSources => photo !== null);
+  const rendered = (article: Article) => photosOf(article).every((photo) => photo.sources.some((source) => source.type === 'image/avif'));
+  const article = await eventually(read, rendered, { withinMs: timeoutMs });
+  if (!rendered(article)) throw new Error(`renditions still missing: ${JSON.stringify(photosOf(article).map((photo) => photo.sources))}`);
+  return article;
 }

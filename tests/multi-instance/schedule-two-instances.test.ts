@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually, inJakarta, sleep } from '../helpers/public-reads';
+import { waitUntil } from '../helpers/eventually';
+import { inJakarta, sleep } from '../helpers/public-reads';
 import { reportFigure } from '../helpers/robustness';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 import { currentStore } from '../helpers/store';
@@ -79,7 +80,7 @@ onPostgres('scheduling and changes on two service instances on one PostgreSQL da
     const article = created.body.data;
     expect(article.status).toBe('scheduled');
 
-    const delay = await eventually(
+    const delay = await waitUntil(
       async () => (await read(second, `/api/artikel/${article.slug}`)).status === 200,
       3_000 + LIVE_WITHIN_MS,
       'live on the second instance',
@@ -184,7 +185,7 @@ onPostgres('scheduling and changes on two service instances on one PostgreSQL da
     // Polled on alternate instances every 100 ms; lateness is when each was first seen live.
     const firstSeen = new Map<string, number>();
     let poll = 0;
-    await eventually(
+    await waitUntil(
       async () => {
         poll += 1;
         const service = poll % 2 === 0 ? first : second;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { ARTICLES_PATH, registerEditor, type Editor } from '../helpers/admin';
 import { ARTICLE_UID, CATEGORY_UID } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
+import { eventually } from '../helpers/eventually';
 
 /**
  * The counts of published articles (overall, per category, per tag) that the write pipeline keeps
@@ -81,17 +82,17 @@ function drift(expected: Counts, actual: Counts): string[] {
 }
 
 async function expectNoDrift(label: string, waitForRepair: boolean): Promise<Counts> {
-  const deadline = Date.now() + (waitForRepair ? REPAIR_WITHIN_MS : 0);
-  for (;;) {
-    const expected = await recount();
-    const differences = drift(expected, await kept());
-    if (differences.length === 0) {
-      process.stdout.write(`[robustness] count drift at ${label}: 0 (${expected.get('all:') ?? 0} published)\n`);
-      return expected;
-    }
-    if (Date.now() >= deadline) expect({ label, differences }).toEqual({ label, differences: [] });
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const { expected, differences } = await eventually(
+    async () => {
+      const rows = await recount();
+      return { expected: rows, differences: drift(rows, await kept()) };
+    },
+    (last) => last.differences.length === 0,
+    { withinMs: waitForRepair ? REPAIR_WITHIN_MS : 0 },
+  );
+  expect({ label, differences }).toEqual({ label, differences: [] });
+  process.stdout.write(`[robustness] count drift at ${label}: 0 (${expected.get('all:') ?? 0} published)\n`);
+  return expected;
 }
 
 /** The public reads that use the counts answer the recount: the categories, the list, a category's and a tag's totals. */
@@ -403,13 +404,12 @@ describe('the counts of published articles kept by the write pipeline', () => {
     }
 
     // Every schedule comes due (published by the scheduler through the pipeline), then nothing may have drifted.
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const waiting = await app.strapi.db.query(ARTICLE_UID).count({ where: { publish_at: { $notNull: true } } });
-      if (waiting === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(await app.strapi.db.query(ARTICLE_UID).count({ where: { publish_at: { $notNull: true } } })).toBe(0);
+    const waiting = await eventually(
+      () => app.strapi.db.query(ARTICLE_UID).count({ where: { publish_at: { $notNull: true } } }),
+      (count) => count === 0,
+      { withinMs: 30_000 },
+    );
+    expect(waiting).toBe(0);
     const expected = await expectNoDrift('the end', true);
     // The last outside writes' repair drops the cached reads once it is done.
     const settled = Date.now() + REPAIR_WITHIN_MS;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { isContractError, reportFigure } from '../helpers/robustness';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { eventually } from '../helpers/eventually';
 
 // A real service process whose temporary folder (TMPDIR) is this test's own: whatever a request
 // writes there is seen, and nothing else writes there.
@@ -117,9 +118,13 @@ describe('multipart bodies on the upload routes', () => {
     });
     expect(api.status).toBe(201);
     // The photo's AVIF and WebP renditions are made right after the upload answered, in a folder of their own that goes with them.
-    const deadline = Date.now() + 60_000;
-    while (filesUnder(temporary).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(filesUnder(temporary)).toEqual([]);
+    expect(
+      await eventually(
+        () => filesUnder(temporary),
+        (files) => files.length === 0,
+        { withinMs: 60_000, everyMs: 100 },
+      ),
+    ).toEqual([]);
     reportFigure('admin upload with a 3 MB extra field', `${adminMs.toFixed(0)} ms, temporary folder empty afterwards`);
   });
 

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { removeServiceDatabase, runSqlBehindTheService, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 import { reportFigure } from '../helpers/robustness';
 import { currentStore, postgresDatabaseFor, withPostgres } from '../helpers/store';
+import { eventually } from '../helpers/eventually';
 
 let folder: string;
 let databaseFile: string;
@@ -67,19 +68,18 @@ describe('reading time is counted when the content is written', () => {
     try {
       expect(await readingTimeOf(service, slugs[0])).toBe(5);
       // The fill runs in the background once the service listens.
-      const deadline = Date.now() + 60_000;
-      let stored = 1;
-      while (Date.now() < deadline) {
-        stored = Number(
-          ((await (await fetch(`${service.baseUrl}/api/artikel/${slugs[0]}`)).json()) as { data: { reading_time: number } }).data
-            .reading_time,
-        );
-        const pending = await countNull();
-        if (pending === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(stored).toBe(5);
-      expect(await countNull()).toBe(0);
+      const last = await eventually(
+        async () => ({
+          stored: Number(
+            ((await (await fetch(`${service.baseUrl}/api/artikel/${slugs[0]}`)).json()) as { data: { reading_time: number } }).data
+              .reading_time,
+          ),
+          pending: await countNull(),
+        }),
+        ({ pending }) => pending === 0,
+        { withinMs: 60_000, everyMs: 200 },
+      );
+      expect(last).toEqual({ stored: 5, pending: 0 });
     } finally {
       await service.stop();
     }

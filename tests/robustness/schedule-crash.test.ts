@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually, inJakarta, sleep } from '../helpers/public-reads';
+import { waitUntil } from '../helpers/eventually';
+import { inJakarta, sleep } from '../helpers/public-reads';
 import { reportFigure } from '../helpers/robustness';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 
@@ -72,7 +73,7 @@ describe('a schedule that falls due while the service is down', () => {
     const restartedAt = Date.now();
     service = await startServiceProcess(databaseFile);
     const { baseUrl } = service;
-    const delay = await eventually(
+    const delay = await waitUntil(
       async () => (await getJson(baseUrl, `/api/artikel/${article.slug}`)).status === 200,
       15_000,
       'live after the restart',
