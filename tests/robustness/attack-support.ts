@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { reportFigure } from '../helpers/robustness';
 
@@ -30,7 +32,7 @@ export interface Beside<T> {
   result: T;
   /** The times of the cached reads sent one after the other while the attack ran (at least one). */
   reads: number[];
-  /** The longest event-loop delay of this process while the attack ran (the service runs in it). */
+  /** The longest event-loop delay of the test process while the attack ran (the service's own when it runs in it, as startStrapi's does). */
   loopMaxMs: number;
   attackMs: number;
 }
@@ -40,44 +42,59 @@ export const max = (values: number[]): number => Math.max(...values);
 export const figures = (values: number[]): string =>
   `p50 ${p50(values).toFixed(1)} ms, max ${max(values).toFixed(1)} ms (${values.length} reads)`;
 
+const READER = path.join(__dirname, 'cached-reader.js');
+
+type ReaderMessage = { type: 'reading' } | { type: 'reads'; reads: number[] } | { type: 'failed'; message: string };
+
 /**
- * Runs an attack while a cached read is sent again and again beside it: a request that holds the
- * event loop makes the read beside it wait as long.
+ * The cached read sent again and again by a process of its own (cached-reader.js), `count` times or
+ * until `stop()`: `reading` settles once the first read is on its way, `reads` with every read's time.
+ */
+function cachedReads(url: string, count: number | null): { reading: Promise<void>; reads: Promise<number[]>; stop: () => void } {
+  const child = fork(READER, [JSON.stringify({ url, count })], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let started = () => {};
+  const reading = new Promise<void>((resolve) => (started = resolve));
+  const reads = new Promise<number[]>((resolve, reject) => {
+    child.on('message', (message: ReaderMessage) => {
+      if (message.type === 'reading') started();
+      else if (message.type === 'reads') resolve(message.reads);
+      else reject(new Error(`the cached read beside the attack failed: ${message.message}`));
+    });
+    child.once('exit', (code) => reject(new Error(`the cached reader exited with ${code} before it reported`)));
+  });
+  const stop = () => {
+    if (child.connected) child.send({ type: 'stop' });
+  };
+  return { reading: Promise.race([reading, reads.then(() => undefined)]), reads, stop };
+}
+
+/**
+ * Runs an attack while a cached read is sent again and again beside it, from a process of its own:
+ * a request that holds the service's event loop makes the read beside it wait as long.
  */
 export async function besideCachedRead<T>(readUrl: string, attack: () => Promise<T>, repeats = 1): Promise<Beside<T>> {
+  const reader = cachedReads(readUrl, null);
+  await reader.reading;
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
-  let done = false;
   const started = performance.now();
-  const repeated = async (): Promise<T> => {
+  try {
     let result = await attack();
     for (let index = 1; index < repeats; index += 1) result = await attack();
-    return result;
-  };
-  const running = repeated().finally(() => {
-    done = true;
-  });
-  let attackMs = 0;
-  void running.then(
-    () => (attackMs = performance.now() - started),
-    () => undefined,
-  );
-  const reads: number[] = [];
-  do {
-    const read = await send(readUrl);
-    if (read.status !== 200) throw new Error(`the cached read beside the attack answered ${read.status}`);
-    reads.push(read.milliseconds);
-  } while (!done);
-  const result = await running;
-  histogram.disable();
-  return { result, reads, loopMaxMs: histogram.max / 1e6, attackMs };
+    const attackMs = performance.now() - started;
+    reader.stop();
+    const reads = await reader.reads;
+    histogram.disable();
+    return { result, reads, loopMaxMs: histogram.max / 1e6, attackMs };
+  } finally {
+    histogram.disable();
+    reader.stop();
+  }
 }
 
 /** The cached read alone, the baseline the reads beside attacks are compared with. */
-export async function baselineReads(readUrl: string, count = 40): Promise<number[]> {
-  const reads: number[] = [];
-  for (let index = 0; index < count; index += 1) reads.push((await send(readUrl)).milliseconds);
-  return reads;
+export function baselineReads(readUrl: string, count = 40): Promise<number[]> {
+  return cachedReads(readUrl, count).reads;
 }
 
 /** The longest a read beside an attack may wait: max(100 ms, 10 × the baseline's p50). */
@@ -89,7 +106,8 @@ export const heldLine = (baseline: number[]): number => Math.max(100, 10 * p50(b
  * A wait over the line is measured once more beside the same attack before it fails the test. A
  * request that holds the loop holds it every time it is sent; a moment when the shared 2-core
  * machine is busy elsewhere (a read waited 240 ms once in CI beside an If-Match that holds the loop
- * under 10 ms) does not come back on cue.
+ * under 10 ms) does not come back on cue. The reads come from a process of their own, so that the
+ * test process's garbage collector is not timed as the service's wait.
  */
 export async function expectLoopNotHeld<T>(
   label: string,
@@ -102,7 +120,7 @@ export async function expectLoopNotHeld<T>(
   const first = await besideCachedRead(readUrl, attack, repeats);
   reportFigure(
     `beside ${label}`,
-    `${figures(first.reads)}; this process's loop delay max ${first.loopMaxMs.toFixed(1)} ms; attack ${first.attackMs.toFixed(0)} ms`,
+    `${figures(first.reads)}; the test process's loop delay max ${first.loopMaxMs.toFixed(1)} ms; attack ${first.attackMs.toFixed(0)} ms`,
   );
   if (max(first.reads) < line) return first;
   const again = await besideCachedRead(readUrl, attack, repeats);
