@@ -61,9 +61,14 @@ function cachedReads(url: string, count: number | null): { reading: Promise<void
       else reject(new Error(`the cached read beside the attack failed: ${message.message}`));
     });
     child.once('exit', (code) => reject(new Error(`the cached reader exited with ${code} before it reported`)));
+    child.once('error', reject);
   });
+  let stopped = false;
   const stop = () => {
-    if (child.connected) child.send({ type: 'stop' });
+    if (stopped) return;
+    stopped = true;
+    // A reader that has already reported and exited cannot be told: nothing is lost.
+    child.send({ type: 'stop' }, () => undefined);
   };
   return { reading: Promise.race([reading, reads.then(() => undefined)]), reads, stop };
 }
