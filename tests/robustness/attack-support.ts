@@ -88,9 +88,7 @@ export async function besideCachedRead<T>(readUrl: string, attack: () => Promise
     for (let index = 1; index < repeats; index += 1) result = await attack();
     const attackMs = performance.now() - started;
     reader.stop();
-    const reads = await reader.reads;
-    histogram.disable();
-    return { result, reads, loopMaxMs: histogram.max / 1e6, attackMs };
+    return { result, reads: await reader.reads, loopMaxMs: histogram.max / 1e6, attackMs };
   } finally {
     histogram.disable();
     reader.stop();
@@ -103,7 +101,7 @@ export function baselineReads(readUrl: string, count = 40): Promise<number[]> {
 }
 
 /** The longest a read beside an attack may wait: max(100 ms, 10 × the baseline's p50). */
-export const heldLine = (baseline: number[]): number => Math.max(100, 10 * p50(baseline));
+const heldLine = (baseline: number[]): number => Math.max(100, 10 * p50(baseline));
 
 /**
  * Runs an attack that is refused or only reads (so it can run again) beside the cached read, reports
@@ -122,14 +120,17 @@ export async function expectLoopNotHeld<T>(
   repeats = 1,
 ): Promise<Beside<T>> {
   const line = heldLine(baseline);
-  const first = await besideCachedRead(readUrl, attack, repeats);
-  reportFigure(
-    `beside ${label}`,
-    `${figures(first.reads)}; the test process's loop delay max ${first.loopMaxMs.toFixed(1)} ms; attack ${first.attackMs.toFixed(0)} ms`,
-  );
+  const measured = async (name: string): Promise<Beside<T>> => {
+    const beside = await besideCachedRead(readUrl, attack, repeats);
+    reportFigure(
+      name,
+      `${figures(beside.reads)}; the test process's loop delay max ${beside.loopMaxMs.toFixed(1)} ms; attack ${beside.attackMs.toFixed(0)} ms`,
+    );
+    return beside;
+  };
+  const first = await measured(`beside ${label}`);
   if (max(first.reads) < line) return first;
-  const again = await besideCachedRead(readUrl, attack, repeats);
-  reportFigure(`beside ${label}, measured again`, `${figures(again.reads)}; attack ${again.attackMs.toFixed(0)} ms`);
+  const again = await measured(`beside ${label}, measured again`);
   expect(max(again.reads)).toBeLessThan(line);
   return again;
 }

@@ -112,7 +112,7 @@ describe('without a valid token', () => {
   ])('%s: a 4xx at once', async (label, who, size) => {
     const body = call('artikel_create', { title: 'x', category: 'Studio', content: 'y'.repeat(size) });
     const attack = () => rpc(body, who === null ? null : revoked);
-    // A 1 or 10 MB body is also work for this test's own process (it sends it), which delays the read beside it: reported only.
+    // A 1 or 10 MB body is also work for this test's process (it builds and sends it), on the same 2 cores as the reader and the service: reported only.
     const clientBusy = size > 100_000;
     const { result, reads } = clientBusy
       ? await besideCachedRead(readUrl, attack, 3)
