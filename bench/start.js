@@ -60,7 +60,15 @@ async function watchBuild(store, server, limitMs) {
 }
 
 // The tables the plugin builds from the articles (constants.ts TABLES), the search's FTS5 tables with their shadow tables.
-const INDEX_TABLES = ['artikel_tags', 'artikel_article_counts', 'artikel_search_docs', 'artikel_search', 'artikel_search_words'];
+const INDEX_TABLES = [
+  'artikel_tags',
+  'artikel_article_counts',
+  'artikel_search_docs',
+  'artikel_search',
+  'artikel_search_words',
+  'artikel_search_vocabulary',
+  'artikel_search_vocabulary_trigrams',
+];
 
 /** A private copy of the seeded file without the plugin's index, removed after the run. */
 function withoutIndex(seededFile) {

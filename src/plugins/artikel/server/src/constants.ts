@@ -36,6 +36,9 @@ export const TABLES = {
   search: 'artikel_search',
   /** SQLite: the same entries tokenized into words, for the relevance order (see repositories/search/sqlite.ts). */
   searchWords: 'artikel_search_words',
+  /** SQLite: every word the word index ever held, with a trigram index of its own (see repositories/search/sqlite.ts). */
+  searchVocabulary: 'artikel_search_vocabulary',
+  searchVocabularyTrigrams: 'artikel_search_vocabulary_trigrams',
   /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */
   searchTerms: 'artikel_search_terms',
   /** PostgreSQL: words too long for the dictionary's index, per article. */

@@ -75,7 +75,7 @@ export const articleLists = ({
       if (forPage) query.whereExists(set.select(knex().raw('1')).whereRaw('?? = ??', [setColumn, articleColumn]));
       else query.whereRaw('? IN ?', [column(articleColumn), set.select(setColumn)]);
     };
-    searchIndex(strapi).filter(query, filters.words, column('a.document_id'), { forPage });
+    await searchIndex(strapi).filter(query, filters.words, column('a.document_id'), { forPage });
     if (filters.category !== null) {
       const categoryIds = await categoryIdsNamed(filters.category);
       if (categoryIds.length === 0) return null;

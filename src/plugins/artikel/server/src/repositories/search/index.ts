@@ -42,8 +42,9 @@ export interface SearchIndex {
    * `documentColumn` is how the query names a.document_id (see pageColumn in articles/published-rows.ts);
    * `forPage`: the query walks the articles newest first and stops after a page, rather than
    * visiting every match. Until the index is complete (see index-state) every word is found by a scan.
+   * Resolves to nothing: a query builder is a thenable, which a promise would run.
    */
-  filter(query: QueryBuilder, words: string[], documentColumn: RawSql, options: { forPage: boolean }): QueryBuilder;
+  filter(query: QueryBuilder, words: string[], documentColumn: RawSql, options: { forPage: boolean }): Promise<void>;
   /**
    * How many published articles hold every word, when the index can tell by itself (without
    * joining the articles); null when it cannot, and the caller counts with filter.

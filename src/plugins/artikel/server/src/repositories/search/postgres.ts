@@ -168,11 +168,11 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       // GIN indexes take their entries as they come; nothing to merge.
     },
 
-    filter(query, words, documentColumn) {
+    async filter(query, words, documentColumn) {
       // Either walk finds the matching documents through their rows' word arrays.
       if (!indexComplete(strapi)) {
         for (const word of words) scanFor(query, word, false);
-        return query;
+        return;
       }
       const pattern = (word: string) => `%${escapeLike(word.toLowerCase())}%`;
       const [short, long] = [words.filter((word) => !isLong(word)), words.filter(isLong)];
@@ -192,7 +192,6 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
             .whereRaw("term LIKE ? ESCAPE '\\'", [pattern(word)]),
         ]);
       }
-      return query;
     },
 
     // Its matches come from the documents' rows, which the count would join anyway.

@@ -4,7 +4,15 @@ import { indexComplete } from '../../infrastructure/index-state';
 import { firstRow, INSERT_BATCH_ROWS, limitSql } from '../../infrastructure/row-limits';
 import { NEWEST_FIRST } from '../articles/queries';
 import { database, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
-import { FOLD_SQL_FUNCTION, foldCase, ftsAllOf, ftsAnyOf, ftsWordStartsOf, splitSearchWords } from '../../utils/search-words';
+import {
+  FOLD_SQL_FUNCTION,
+  foldCase,
+  ftsAllOf,
+  ftsAnyOf,
+  ftsWordStartsOf,
+  scoredByWordStarts,
+  splitSearchWords,
+} from '../../utils/search-words';
 import type { DialectSearch } from './index';
 import { COLUMN_WEIGHTS, lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
 
@@ -19,6 +27,23 @@ const SUGGESTION_CONTENT_CHARACTERS = 20_000;
 const SUGGESTION_PIECE = 4;
 // A build of more entries than this is checkpointed and analysed after (see settle); a repair of a few is not.
 const SETTLE_AFTER = 2000;
+// The most dictionary words a query word is looked up by in the word index. A word inside more
+// (a few letters that many words share) is looked up in the trigram index instead: an FTS5 query
+// of thousands of words would read as many lists.
+const MOST_WORDS_PER_QUERY_WORD = 64;
+// A scratch table on the write connection (temp: not in the database file, not seen by another
+// connection): new entries' texts are tokenized in it as the word index tokenizes them, and their
+// words read back from its vocabulary table.
+const HARVEST = 'artikel_vocabulary_harvest';
+const HARVEST_WORDS = 'artikel_vocabulary_harvest_words';
+// How the word index and the harvest split a text into words: the same, or a harvested word would not be one the index holds.
+const WORD_TOKENIZER = "tokenize = 'unicode61 remove_diacritics 0'";
+
+/** The entries that hold every word of a search: an FTS5 index and its query. */
+interface Matching {
+  table: string;
+  match: string;
+}
 
 /** A match of a scoring index: its document, title tier (0: every word in the title) and bm25 score (lower first). */
 interface ScoredEntry {
@@ -33,6 +58,29 @@ async function addArticleIdColumn(db: Knex): Promise<void> {
   await db.schema.alterTable(TABLES.searchDocuments, (table) => {
     table.integer('article_id');
   });
+}
+
+/** Creates, on this connection, the scratch table new entries' words are harvested from (see keepHarvestedWords). */
+async function prepareHarvest(db: Knex): Promise<void> {
+  await db.raw(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${HARVEST} USING fts5(title, content, tags, ${WORD_TOKENIZER}, content = '', detail = none)`,
+  );
+  await db.raw(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${HARVEST_WORDS} USING fts5vocab(temp, ${HARVEST}, row)`);
+}
+
+/**
+ * Adds the words of the texts in the scratch table that the vocabulary lacks, with their trigrams,
+ * then empties it: in the transaction that adds their entries, so the vocabulary holds every word
+ * of every entry a reader sees. It only grows: a word no entry holds any more finds nothing.
+ */
+async function keepHarvestedWords(db: Knex): Promise<void> {
+  const before = (await firstRow(db(TABLES.searchVocabulary).max({ id: 'id' }))) as { id: number | null } | undefined;
+  await db.raw(`INSERT OR IGNORE INTO ${TABLES.searchVocabulary} (word) SELECT term FROM temp.${HARVEST_WORDS}`);
+  await db.raw(
+    `INSERT INTO ${TABLES.searchVocabularyTrigrams} (rowid, word) SELECT id, word FROM ${TABLES.searchVocabulary} WHERE id > ?`,
+    [Number(before?.id ?? 0)],
+  );
+  await db.raw(`INSERT INTO temp.${HARVEST} (${HARVEST}) VALUES ('delete-all')`);
 }
 
 /**
@@ -82,7 +130,8 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
        ORDER BY a.id`,
       bindings,
     );
-    for (const table of [TABLES.search, TABLES.searchWords]) {
+    await prepareHarvest(db);
+    for (const table of [TABLES.search, TABLES.searchWords, `temp.${HARVEST}`]) {
       await db.raw(
         `INSERT INTO ${table} (rowid, title, content, tags)
          SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
@@ -91,10 +140,39 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
         [lastDocsId],
       );
     }
+    await keepHarvestedWords(db);
     const rows = (await db(TABLES.searchDocuments).select('article_id').where('id', '>', lastDocsId).orderBy('article_id')) as Array<{
       article_id: number | string;
     }>;
     return rows.map((row) => Number(row.article_id));
+  };
+
+  /**
+   * Where the entries holding every word are found (words the index answers; see wordsByIndex).
+   * A word of ASCII letters and digits lies, in any text, inside one of the text's words as the
+   * word index splits it (runs of letters and digits, case folded by the same function as the
+   * trigram index's): the entries holding it are those holding any vocabulary word that contains
+   * it, and the word index finds them from one list per vocabulary word. The trigram index reads
+   * each of the word's trigrams with their positions: counting a word in a quarter of a million
+   * articles took 425 to 1,840 ms there, 8 to 15 ms in the word index. The vocabulary's words
+   * holding the query word are found through its own trigram index. Other words, and a word
+   * inside more than MOST_WORDS_PER_QUERY_WORD vocabulary words: the trigram index.
+   */
+  const matchingOf = async (indexed: string[]): Promise<Matching> => {
+    const trigrams = { table: TABLES.search, match: ftsAllOf(indexed) };
+    if (!scoredByWordStarts(indexed)) return trigrams;
+    const eachWord: string[] = [];
+    for (const word of indexed) {
+      const rows = (await readDatabase(strapi).raw(
+        `SELECT v.word FROM ${TABLES.searchVocabularyTrigrams} t CROSS JOIN ${TABLES.searchVocabulary} v ON v.id = t.rowid
+         WHERE ${TABLES.searchVocabularyTrigrams} MATCH ? LIMIT ${MOST_WORDS_PER_QUERY_WORD + 1}`,
+        [ftsAllOf([word])],
+      )) as Array<{ word: string }>;
+      if (rows.length > MOST_WORDS_PER_QUERY_WORD) return trigrams;
+      // No vocabulary word holds it: the word itself, which no entry holds, matches nothing.
+      eachWord.push(`(${ftsAnyOf(rows.length === 0 ? [foldCase(word)] : rows.map((row) => row.word))})`);
+    }
+    return { table: TABLES.searchWords, match: eachWord.join(' AND ') };
   };
 
   /** See SearchIndex.countAlone. */
@@ -104,9 +182,10 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     // A complete index holds one entry per published article, kept so by every write's own
     // transaction: its matches are the articles. 3.2 ms instead of 15.5 ms for a word in two
     // thirds of 10,000 articles, whose entries the join would look up one by one.
+    const { table, match } = await matchingOf(indexed);
     const row = (await longReadRows(
       strapi,
-      readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
+      readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ?`, [match]),
     )) as Array<{ total: number }>;
     return Number(row[0]?.total ?? 0);
   };
@@ -128,7 +207,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
 
   /**
    * The first `count` matches the scoring index holds in rank()'s order, equal ones newest first,
-   * and how many matches the trigram index holds (every match; null without a row). A bounded
+   * and how many matches there are (see matchingOf; null without a row). A bounded
    * sort: every match is scored, `count` kept, and only their articles read, for the newest-first
    * order of equal ones (95 instead of 121 ms for a word in 95,000 of 100,000 articles, where the
    * page's ties were found among every match materialized). Equal ones across the `count`'s end
@@ -137,7 +216,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
   const bestScored = async (
     { table, match }: { table: string; match: string },
     count: number,
-    trigramMatch: string,
+    matching: Matching,
   ): Promise<{ entries: ScoredEntry[]; total: number | null }> => {
     const rows = (await longReadRows(
       strapi,
@@ -145,12 +224,12 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
         `SELECT s.tier, s.score, s.total, d.document_id FROM (
            SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score,
              CASE WHEN rowid IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?) THEN 0 ELSE 1 END AS tier,
-             (SELECT count(*) FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?) AS total
+             (SELECT count(*) FROM ${matching.table} WHERE ${matching.table} MATCH ?) AS total
            FROM ${table} WHERE ${table} MATCH ? ORDER BY tier, score ${limitSql(count, 0)}) s
          CROSS JOIN ${TABLES.searchDocuments} d ON d.id = s.id CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
          WHERE a.published_at IS NOT NULL
          ORDER BY s.tier, s.score, ${NEWEST_FIRST}`,
-        [`title : (${match})`, trigramMatch, match],
+        [`title : (${match})`, matching.match, match],
       ),
     )) as Array<{ document_id: string; score: number; tier: number; total: number | string }>;
     return {
@@ -160,19 +239,19 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
   };
 
   /**
-   * A page of the matches the word index does not hold, newest first: read from the trigram
-   * index's matches (CROSS JOIN: the entries first, not a walk of every article newest first).
+   * A page of the matches the word starts do not find, newest first: read from every match (see
+   * matchingOf; CROSS JOIN: the entries first, not a walk of every article newest first).
    */
-  const unscoredNewest = async (indexed: string[], wordMatch: string, limit: number, offset: number): Promise<string[]> => {
+  const unscoredNewest = async (matching: Matching, wordMatch: string, limit: number, offset: number): Promise<string[]> => {
     const rows = (await longReadRows(
       strapi,
       readDatabase(strapi).raw(
         `SELECT d.document_id FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
-         WHERE d.id IN (SELECT rowid FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ?)
+         WHERE d.id IN (SELECT rowid FROM ${matching.table} WHERE ${matching.table} MATCH ?)
            AND d.id NOT IN (SELECT rowid FROM ${TABLES.searchWords} WHERE ${TABLES.searchWords} MATCH ?)
            AND a.published_at IS NOT NULL
          ORDER BY ${NEWEST_FIRST} ${limitSql(limit, offset)}`,
-        [ftsAllOf(indexed), wordMatch],
+        [matching.match, wordMatch],
       ),
     )) as Array<{ document_id: string }>;
     return rows.map((row) => String(row.document_id));
@@ -182,12 +261,21 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async ensure({ empty }) {
       // An index from before the word index is built again (in the background, as after an
       // import): the word index's entries are made with the trigram index's, from the same rows.
-      const withoutWords = !(await knex().schema.hasTable(TABLES.searchWords)) && (await knex().schema.hasTable(TABLES.searchDocuments));
+      // So is one from before the vocabulary: its words are harvested as its entries are made.
+      const hasEntries = await knex().schema.hasTable(TABLES.searchDocuments);
+      const withoutWords = hasEntries && !(await knex().schema.hasTable(TABLES.searchWords));
+      const withoutVocabulary = hasEntries && !(await knex().schema.hasTable(TABLES.searchVocabulary));
       if (withoutWords) strapi.log.info('artikel: search index: adding the word index (relevance order); the index is built again');
-      if (empty || withoutWords) {
-        await knex().schema.dropTableIfExists(TABLES.search);
-        await knex().schema.dropTableIfExists(TABLES.searchWords);
-        await knex().schema.dropTableIfExists(TABLES.searchDocuments);
+      else if (withoutVocabulary) strapi.log.info('artikel: search index: adding the vocabulary (faster counts); the index is built again');
+      if (empty || withoutWords || withoutVocabulary) {
+        for (const table of [
+          TABLES.search,
+          TABLES.searchWords,
+          TABLES.searchVocabulary,
+          TABLES.searchVocabularyTrigrams,
+          TABLES.searchDocuments,
+        ])
+          await knex().schema.dropTableIfExists(table);
       }
       if (!(await knex().schema.hasTable(TABLES.searchDocuments))) {
         await knex().schema.createTable(TABLES.searchDocuments, (table) => {
@@ -204,7 +292,11 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       // Diacritics kept, as the trigram index keeps them: both fold case alike, so an article the
       // word index finds by a word's beginning holds the word for the trigram index too.
       await knex().raw(
-        `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.searchWords} USING fts5(title, content, tags, tokenize = 'unicode61 remove_diacritics 0', content = '', contentless_delete = 1)`,
+        `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.searchWords} USING fts5(title, content, tags, ${WORD_TOKENIZER}, content = '', contentless_delete = 1)`,
+      );
+      await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchVocabulary} (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE)`);
+      await knex().raw(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.searchVocabularyTrigrams} USING fts5(word, tokenize = 'trigram', content = '')`,
       );
       // Earlier versions paused FTS5's automatic merging during a build; written on every boot, so a
       // build of theirs cut off by a stop or a crash does not leave it paused. (FTS5 takes the value
@@ -240,32 +332,35 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       await knex().raw('PRAGMA optimize');
     },
 
-    filter(query, words, documentColumn, { forPage }) {
+    async filter(query, words, documentColumn, { forPage }) {
       const { indexed, scanned } = wordsByIndex(words);
       // FTS5 MATCH has no query-builder form.
-      if (indexed.length > 0 && forPage) {
-        // The matches' entry ids, and for each article the page walks, its own entry's id: the
-        // walk stops after a page, so a common word's thousands of matches are never mapped to
-        // their documents (1.0 instead of 3.0 ms per page at 10,000 articles).
-        query.whereRaw('? IN ?', [
-          knex().select('d.id').from({ d: TABLES.searchDocuments }).where('d.document_id', documentColumn),
-          knex()
-            .select('rowid')
-            .from(TABLES.search)
-            .whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
-        ]);
-      } else if (indexed.length > 0) {
-        query.whereRaw('? IN ?', [
-          documentColumn,
-          knex()
-            .select('d.document_id')
-            .from({ s: TABLES.search })
-            .join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid')
-            .whereRaw(`${TABLES.search} MATCH ?`, [ftsAllOf(indexed)]),
-        ]);
+      if (indexed.length > 0) {
+        const { table, match } = await matchingOf(indexed);
+        if (forPage) {
+          // Each article the page walks is looked up in the index by its entry's id: the walk
+          // stops after a page, so a common word's matches are neither listed nor mapped to their
+          // documents. Page 1 of a word in a quarter of a million articles: 8 to 30 ms; listed
+          // first (IN), the matches took as long as their count.
+          query.whereExists(
+            knex()
+              .select(knex().raw('1'))
+              .from({ d: TABLES.searchDocuments })
+              .where('d.document_id', documentColumn)
+              .whereRaw(`EXISTS (SELECT 1 FROM ${table} s WHERE ${table} MATCH ? AND s.rowid = d.id)`, [match]),
+          );
+        } else {
+          query.whereRaw('? IN ?', [
+            documentColumn,
+            knex()
+              .select('d.document_id')
+              .from({ s: table })
+              .join({ d: TABLES.searchDocuments }, 'd.id', 's.rowid')
+              .whereRaw(`${table} MATCH ?`, [match]),
+          ]);
+        }
       }
       for (const word of scanned) scanFor(query, word, true);
-      return query;
     },
 
     rank(query, words) {
@@ -303,7 +398,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       const { indexed, scanned } = wordsByIndex(words);
       if (indexed.length === 0 || scanned.length > 0) return null;
       const scoring = scoringOf(indexed);
-      const trigramMatch = ftsAllOf(indexed);
+      const matching = await matchingOf(indexed);
       // The best offset + limit and some more: the page is right once a match past its end differs
       // from its last (every match equal to the last is then among them, in newest-first order)
       // or every match is read. Equal scores are common (articles of one length with one count of
@@ -320,10 +415,10 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
         );
       };
       let count = through + 16;
-      let best = await bestScored(scoring, count, trigramMatch);
+      let best = await bestScored(scoring, count, matching);
       while (!settles(best, count)) {
         count *= 8;
-        best = await bestScored(scoring, count, trigramMatch);
+        best = await bestScored(scoring, count, matching);
       }
       const page = best.entries.slice(offset, through).map((entry) => entry.documentId);
       // No row: no match, or a page past the last one, whose matches are counted on their own.
@@ -331,7 +426,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       if (scoring.table === TABLES.search || page.length === limit) return { documentIds: page, total };
       // Past the scored matches (all of them read here, fewer than offset + limit): those holding
       // a word only inside a longer one, newest first.
-      const unscored = await unscoredNewest(indexed, scoring.match, limit - page.length, Math.max(0, offset - best.entries.length));
+      const unscored = await unscoredNewest(matching, scoring.match, limit - page.length, Math.max(0, offset - best.entries.length));
       return { documentIds: [...page, ...unscored], total };
     },
 
