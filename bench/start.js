@@ -68,6 +68,7 @@ const INDEX_TABLES = [
   'artikel_search_words',
   'artikel_search_vocabulary',
   'artikel_search_vocabulary_trigrams',
+  'artikel_search_vocabulary_backfill',
 ];
 
 /** A private copy of the seeded file without the plugin's index, removed after the run. */

@@ -95,31 +95,38 @@ describe('search words found inside the articles’ words', () => {
   });
 
   (currentStore() === 'sqlite' ? it : it.skip)(
-    'builds an index from before the vocabulary again at start, and answers the same meanwhile and after',
+    'adds the words of an index from before the vocabulary at start, keeping its entries, and answers the same meanwhile and after',
     async () => {
       const before = { alone: await list('q=golden'), many: await list('q=qwz') };
       await app.stop({ keepDatabase: true });
+      const entryIds = "SELECT group_concat(id || ':' || document_id) AS ids FROM artikel_search_docs";
+      let idsBefore: string;
       const file = new Database(app.databaseFile);
       try {
         file.exec('DROP TABLE artikel_search_vocabulary; DROP TABLE artikel_search_vocabulary_trigrams;');
+        idsBefore = (file.prepare(entryIds).get() as { ids: string }).ids;
       } finally {
         file.close();
       }
       app = await startStrapi({ databaseFile: app.databaseFile, token: true });
       expect(await list('q=golden')).toEqual(before.alone);
-      const vocabularyHolds = (): number => {
+      const read = <Row>(sql: string): Row | undefined => {
         const reader = new Database(app.databaseFile, { readonly: true });
         try {
-          return (reader.prepare("SELECT count(*) AS n FROM artikel_search_vocabulary WHERE word = 'rosegoldens'").get() as { n: number })
-            .n;
-        } catch {
-          // Not created yet.
-          return 0;
+          return reader.prepare(sql).get() as Row | undefined;
         } finally {
           reader.close();
         }
       };
-      expect(await eventually(vocabularyHolds, (count) => count === 1, { withinMs: BUILD_MS, everyMs: 100 })).toBe(1);
+      const pending = await eventually(
+        () => read<{ pending: number }>('SELECT count(*) AS pending FROM artikel_search_vocabulary_backfill')?.pending,
+        (count) => count === 0,
+        { withinMs: BUILD_MS, everyMs: 100 },
+      );
+      expect(pending).toBe(0);
+      expect(read<{ n: number }>("SELECT count(*) AS n FROM artikel_search_vocabulary WHERE word = 'rosegoldens'")?.n).toBe(1);
+      // The entries were kept, not built again.
+      expect(read<{ ids: string }>(entryIds)?.ids).toBe(idsBefore);
       expect(await list('q=golden')).toEqual(before.alone);
       expect(await list('q=qwz')).toEqual(before.many);
     },

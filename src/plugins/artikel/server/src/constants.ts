@@ -39,6 +39,8 @@ export const TABLES = {
   /** SQLite: every word the word index ever held, with a trigram index of its own (see repositories/search/sqlite.ts). */
   searchVocabulary: 'artikel_search_vocabulary',
   searchVocabularyTrigrams: 'artikel_search_vocabulary_trigrams',
+  /** SQLite: the entries whose words are still to be added to the vocabulary (an index from before it), while there are any. */
+  searchVocabularyBackfill: 'artikel_search_vocabulary_backfill',
   /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */
   searchTerms: 'artikel_search_terms',
   /** PostgreSQL: words too long for the dictionary's index, per article. */

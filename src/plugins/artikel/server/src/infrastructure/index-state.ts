@@ -17,6 +17,23 @@ export function markIndexComplete(strapi: Core.Strapi, complete: boolean): void 
   else incomplete.add(strapi);
 }
 
+// Per Strapi instance, like the index: whether SQLite's search vocabulary holds every entry's words.
+const vocabularyUnfilled = new WeakSet<Core.Strapi>();
+
+/**
+ * Whether the search vocabulary (see repositories/search/sqlite.ts) holds the words of every entry.
+ * An index from before it has its entries' words added in the background; until then searches
+ * find their matches through the trigram index: slower, same answers.
+ */
+export function vocabularyComplete(strapi: Core.Strapi): boolean {
+  return !vocabularyUnfilled.has(strapi);
+}
+
+export function markVocabularyComplete(strapi: Core.Strapi, complete: boolean): void {
+  if (complete) vocabularyUnfilled.delete(strapi);
+  else vocabularyUnfilled.add(strapi);
+}
+
 // Per Strapi instance, like the index: whether the kept counts (see repositories/article-counts.ts) can be read.
 const countsUnknown = new WeakSet<Core.Strapi>();
 

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { markCountsComplete, markIndexComplete } from '../infrastructure/index-state';
+import { markCountsComplete, markIndexComplete, vocabularyComplete } from '../infrastructure/index-state';
 import { articleCounts, NOTHING_COUNTED, sameRows, type CountedState } from '../repositories/article-counts';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { searchIndex } from '../repositories/search';
@@ -74,6 +74,28 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       await counts().recount();
     });
     markCountsComplete(strapi, true);
+  };
+
+  /**
+   * Once the service listens (the start's own queries would each wait for a chunk on SQLite's one
+   * write connection; a process that never listens, a script or a CLI command, serves no reads and
+   * leaves the work to the service): runs `work`, again after RETRY_MS while it fails, then `done`.
+   */
+  const inBackground = (what: string, work: () => Promise<void>, done: () => void): void => {
+    const attempt = (): void => {
+      work()
+        .then(() => {
+          if (!stopped) done();
+        })
+        .catch((error: unknown) => {
+          if (stopped) return;
+          strapi.log.warn(`artikel: ${what} failed, retrying: ${String(error)}`);
+          setTimeout(attempt, RETRY_MS).unref();
+        });
+    };
+    const server = strapi.server.httpServer;
+    if (server.listening) attempt();
+    else server.once('listening', attempt);
   };
 
   /** Runs work after the one running (a build, a recount), one at a time; a stopped service runs none. */
@@ -194,6 +216,16 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       };
       if (strapi.server.httpServer.listening) fill();
       else strapi.server.httpServer.once('listening', fill);
+      if (!vocabularyComplete(strapi)) {
+        inBackground(
+          "adding the search entries' words to the vocabulary",
+          () =>
+            inTurn(async () => {
+              if (await search().fillVocabulary(() => stopped)) strapi.log.info("artikel: the search vocabulary holds every entry's words");
+            }),
+          () => undefined,
+        );
+      }
       if (await search().isComplete()) {
         if (!(await counts().agreeWithRows())) this.recountInBackground();
         return;
@@ -203,28 +235,18 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       strapi.log.info(
         'artikel: building the tag and search index in the background; searches and tag filters read the articles directly until it is done',
       );
-      const attempt = (): void => {
-        this.reconcile()
-          .then(() => {
-            if (stopped) return;
-            markIndexComplete(strapi, true);
-            // What was remembered meanwhile was read without the index: read it again through it.
-            getService(strapi, 'read-cache').invalidate();
-            strapi.log.info('artikel: the tag and search index is complete');
-          })
-          .catch((error: unknown) => {
-            if (stopped) return;
-            strapi.log.warn(`artikel: building the index failed, retrying: ${String(error)}`);
-            setTimeout(attempt, RETRY_MS).unref();
-          });
-      };
-      // Once the server listens: the start's own queries would each wait for a chunk of the build
-      // on SQLite's one write connection (at 100,000 articles they came about 0.3 s apart, some ten
-      // seconds more before the first answer). A process that never listens (a script, a CLI
-      // command) serves no reads and leaves the build to the service.
-      const server = strapi.server.httpServer;
-      if (server.listening) attempt();
-      else server.once('listening', attempt);
+      // At 100,000 articles the start's queries came about 0.3 s apart while the build ran, some
+      // ten seconds more before the first answer: it starts once the service listens.
+      inBackground(
+        'building the index',
+        () => this.reconcile(),
+        () => {
+          markIndexComplete(strapi, true);
+          // What was remembered meanwhile was read without the index: read it again through it.
+          getService(strapi, 'read-cache').invalidate();
+          strapi.log.info('artikel: the tag and search index is complete');
+        },
+      );
     },
 
     /**
@@ -233,22 +255,14 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     recountInBackground(): void {
       markCountsComplete(strapi, false);
-      const attempt = (): void => {
-        inTurn(recount)
-          .then(() => {
-            if (stopped) return;
-            getService(strapi, 'read-cache').invalidate();
-            strapi.log.info('artikel: the published articles are counted');
-          })
-          .catch((error: unknown) => {
-            if (stopped) return;
-            strapi.log.warn(`artikel: counting the published articles failed, retrying: ${String(error)}`);
-            setTimeout(attempt, RETRY_MS).unref();
-          });
-      };
-      const server = strapi.server.httpServer;
-      if (server.listening) attempt();
-      else server.once('listening', attempt);
+      inBackground(
+        'counting the published articles',
+        () => inTurn(recount),
+        () => {
+          getService(strapi, 'read-cache').invalidate();
+          strapi.log.info('artikel: the published articles are counted');
+        },
+      );
     },
 
     /** Stops a build between two chunks (the next start goes on where it stopped) and waits for it. */

@@ -25,6 +25,12 @@ export interface SearchIndex {
    * them. A row edited in place keeps its id; outside-writes repairs those while the service runs.
    */
   isComplete(): Promise<boolean>;
+  /**
+   * Adds, a few entries per transaction, what an index from before the vocabulary lacks (SQLite:
+   * the words of the entries it held then; nothing on PostgreSQL), until none is left (true) or
+   * `stopped` holds (false). Searches answer the same meanwhile (see index-state).
+   */
+  fillVocabulary(stopped: () => boolean): Promise<boolean>;
   /** Removes the entries not built from a current published row; returns their documents. */
   removeStale(): Promise<string[]>;
   /** The highest article row id: a build walks the rows up to it (later ones are written, and indexed, by the Document Service). */

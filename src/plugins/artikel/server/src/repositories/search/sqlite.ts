@@ -1,9 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../../constants';
-import { indexComplete } from '../../infrastructure/index-state';
+import { indexComplete, markVocabularyComplete, vocabularyComplete } from '../../infrastructure/index-state';
 import { firstRow, INSERT_BATCH_ROWS, limitSql } from '../../infrastructure/row-limits';
 import { NEWEST_FIRST } from '../articles/queries';
-import { database, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
+import { database, inTransaction, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
+import { yieldToEventLoop } from '../../utils/event-loop';
 import {
   FOLD_SQL_FUNCTION,
   foldCase,
@@ -38,6 +39,8 @@ const HARVEST = 'artikel_vocabulary_harvest';
 const HARVEST_WORDS = 'artikel_vocabulary_harvest_words';
 // How the word index and the harvest split a text into words: the same, or a harvested word would not be one the index holds.
 const WORD_TOKENIZER = "tokenize = 'unicode61 remove_diacritics 0'";
+// Entries whose words one transaction of the vocabulary's backfill adds: about 20 ms of tokenizing each.
+const BACKFILL_ENTRIES = 200;
 
 /** The entries that hold every word of a search: an FTS5 index and its query. */
 interface Matching {
@@ -58,6 +61,20 @@ async function addArticleIdColumn(db: Knex): Promise<void> {
   await db.schema.alterTable(TABLES.searchDocuments, (table) => {
     table.integer('article_id');
   });
+}
+
+/**
+ * Copies the texts of the entries with docs ids in (after, through] (through: the last one when
+ * null) into an FTS5 table, which tokenizes them: the two search indexes and the harvest.
+ */
+async function insertEntryTexts(db: Knex, table: string, after: number, through: number | null): Promise<void> {
+  await db.raw(
+    `INSERT INTO ${table} (rowid, title, content, tags)
+     SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
+     FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
+     WHERE d.id > ?${through === null ? '' : ' AND d.id <= ?'}`,
+    through === null ? [after] : [after, through],
+  );
 }
 
 /** Creates, on this connection, the scratch table new entries' words are harvested from (see keepHarvestedWords). */
@@ -131,15 +148,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       bindings,
     );
     await prepareHarvest(db);
-    for (const table of [TABLES.search, TABLES.searchWords, `temp.${HARVEST}`]) {
-      await db.raw(
-        `INSERT INTO ${table} (rowid, title, content, tags)
-         SELECT d.id, COALESCE(a.title, ''), COALESCE(a.content, ''), COALESCE(a.tags, '')
-         FROM ${TABLES.searchDocuments} d CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
-         WHERE d.id > ?`,
-        [lastDocsId],
-      );
-    }
+    for (const table of [TABLES.search, TABLES.searchWords, `temp.${HARVEST}`]) await insertEntryTexts(db, table, lastDocsId, null);
     await keepHarvestedWords(db);
     const rows = (await db(TABLES.searchDocuments).select('article_id').where('id', '>', lastDocsId).orderBy('article_id')) as Array<{
       article_id: number | string;
@@ -160,7 +169,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    */
   const matchingOf = async (indexed: string[]): Promise<Matching> => {
     const trigrams = { table: TABLES.search, match: ftsAllOf(indexed) };
-    if (!scoredByWordStarts(indexed)) return trigrams;
+    if (!scoredByWordStarts(indexed) || !vocabularyComplete(strapi)) return trigrams;
     const eachWord: string[] = [];
     for (const word of indexed) {
       const rows = (await readDatabase(strapi).raw(
@@ -261,22 +270,23 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async ensure({ empty }) {
       // An index from before the word index is built again (in the background, as after an
       // import): the word index's entries are made with the trigram index's, from the same rows.
-      // So is one from before the vocabulary: its words are harvested as its entries are made.
       const hasEntries = await knex().schema.hasTable(TABLES.searchDocuments);
       const withoutWords = hasEntries && !(await knex().schema.hasTable(TABLES.searchWords));
-      const withoutVocabulary = hasEntries && !(await knex().schema.hasTable(TABLES.searchVocabulary));
       if (withoutWords) strapi.log.info('artikel: search index: adding the word index (relevance order); the index is built again');
-      else if (withoutVocabulary) strapi.log.info('artikel: search index: adding the vocabulary (faster counts); the index is built again');
-      if (empty || withoutWords || withoutVocabulary) {
+      if (empty || withoutWords) {
         for (const table of [
           TABLES.search,
           TABLES.searchWords,
           TABLES.searchVocabulary,
           TABLES.searchVocabularyTrigrams,
+          TABLES.searchVocabularyBackfill,
           TABLES.searchDocuments,
         ])
           await knex().schema.dropTableIfExists(table);
       }
+      // An index from before the vocabulary keeps its entries: their words are added in the
+      // background (see fillVocabulary), new entries' as they are made.
+      const withoutVocabulary = hasEntries && !(empty || withoutWords) && !(await knex().schema.hasTable(TABLES.searchVocabulary));
       if (!(await knex().schema.hasTable(TABLES.searchDocuments))) {
         await knex().schema.createTable(TABLES.searchDocuments, (table) => {
           table.increments('id');
@@ -298,10 +308,46 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       await knex().raw(
         `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.searchVocabularyTrigrams} USING fts5(word, tokenize = 'trigram', content = '')`,
       );
+      await knex().raw(
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchVocabularyBackfill} (after_id INTEGER NOT NULL, through_id INTEGER NOT NULL)`,
+      );
+      if (withoutVocabulary) {
+        strapi.log.info("artikel: search index: adding the vocabulary; the existing entries' words are added in the background");
+        await knex().raw(
+          `INSERT INTO ${TABLES.searchVocabularyBackfill} (after_id, through_id) SELECT 0, COALESCE(max(id), 0) FROM ${TABLES.searchDocuments}`,
+        );
+      }
+      markVocabularyComplete(strapi, (await firstRow(knex()(TABLES.searchVocabularyBackfill).select('through_id'))) === undefined);
       // Earlier versions paused FTS5's automatic merging during a build; written on every boot, so a
       // build of theirs cut off by a stop or a crash does not leave it paused. (FTS5 takes the value
       // as an integer only, and better-sqlite3 binds a number as a real: it is written into the SQL.)
       await knex().raw(`INSERT INTO ${TABLES.search} (${TABLES.search}, rank) VALUES ('automerge', ${FTS_DEFAULT_AUTOMERGE})`);
+    },
+
+    async fillVocabulary(stopped) {
+      // Entries added from now on have their words harvested as they are made: the backfill covers
+      // the ids the index held when the vocabulary was added, a few at a time.
+      while (!stopped()) {
+        const done = await inTransaction(strapi, async ({ trx }) => {
+          const pending = (await firstRow(trx(TABLES.searchVocabularyBackfill).select('after_id', 'through_id'))) as
+            { after_id: number; through_id: number } | undefined;
+          if (pending === undefined) return true;
+          const [after, through] = [Number(pending.after_id), Number(pending.through_id)];
+          const next = Math.min(after + BACKFILL_ENTRIES, through);
+          await prepareHarvest(trx);
+          await insertEntryTexts(trx, `temp.${HARVEST}`, after, next);
+          await keepHarvestedWords(trx);
+          if (next >= through) await trx(TABLES.searchVocabularyBackfill).delete();
+          else await trx(TABLES.searchVocabularyBackfill).update({ after_id: next });
+          return false;
+        });
+        if (done) {
+          markVocabularyComplete(strapi, true);
+          return true;
+        }
+        await yieldToEventLoop();
+      }
+      return false;
     },
 
     async sync(trx, documentId) {
