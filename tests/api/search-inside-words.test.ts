@@ -131,4 +131,27 @@ describe('search words found inside the articles’ words', () => {
       expect(await list('q=qwz')).toEqual(before.many);
     },
   );
+
+  (currentStore() === 'sqlite' ? it : it.skip)(
+    'merges the word index, which every write adds a part to, into one part after a start, answering the same',
+    async () => {
+      for (let index = 0; index < 12; index += 1)
+        await createArticle(app.strapi, { title: `Awan ${index}`, slug: `awan-${index}`, content: 'Awan kelabu di atas laut.' });
+      const before = { alone: await list('q=golden'), many: await list('q=qwz'), clouds: await list('q=awan&limit=20') };
+      expect(before.clouds.meta.pagination.total).toBe(12);
+      const parts = (): number => {
+        const database = new Database(app.databaseFile, { readonly: true });
+        try {
+          return (database.prepare('SELECT count(DISTINCT segid) AS parts FROM artikel_search_words_idx').get() as { parts: number }).parts;
+        } finally {
+          database.close();
+        }
+      };
+      expect(parts()).toBeGreaterThan(1);
+      await app.stop({ keepDatabase: true });
+      app = await startStrapi({ databaseFile: app.databaseFile, token: true });
+      expect(await eventually(parts, (count) => count === 1, { withinMs: BUILD_MS, everyMs: 100 })).toBe(1);
+      expect({ alone: await list('q=golden'), many: await list('q=qwz'), clouds: await list('q=awan&limit=20') }).toEqual(before);
+    },
+  );
 });

@@ -226,8 +226,16 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
           () => undefined,
         );
       }
+      // After any build (in turn): a build writes its entries a chunk per segment.
+      const compactAfter = (): void =>
+        inBackground(
+          'compacting the search index',
+          () => inTurn(async () => void (await search().compact(() => stopped))),
+          () => undefined,
+        );
       if (await search().isComplete()) {
         if (!(await counts().agreeWithRows())) this.recountInBackground();
+        compactAfter();
         return;
       }
       markIndexComplete(strapi, false);
@@ -247,6 +255,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
           strapi.log.info('artikel: the tag and search index is complete');
         },
       );
+      compactAfter();
     },
 
     /**

@@ -31,6 +31,12 @@ export interface SearchIndex {
    * `stopped` holds (false). Searches answer the same meanwhile (see index-state).
    */
   fillVocabulary(stopped: () => boolean): Promise<boolean>;
+  /**
+   * Merges what the index holds into fewer parts, a few pages per transaction, until there is
+   * nothing left to merge (true) or `stopped` holds (false): SQLite's word index, whose lookups
+   * seek in every part; nothing on PostgreSQL, whose GIN indexes take entries as they come.
+   */
+  compact(stopped: () => boolean): Promise<boolean>;
   /** Removes the entries not built from a current published row; returns their documents. */
   removeStale(): Promise<string[]>;
   /** The highest article row id: a build walks the rows up to it (later ones are written, and indexed, by the Document Service). */

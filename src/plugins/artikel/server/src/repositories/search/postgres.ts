@@ -166,6 +166,7 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
 
     // The dictionary is as old as this index: nothing to fill.
     fillVocabulary: async () => true,
+    compact: async () => true,
 
     async settle() {
       // GIN indexes take their entries as they come; nothing to merge.
