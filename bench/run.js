@@ -362,6 +362,8 @@ async function measureServers({ store, servers, options }) {
 
   const differences = [];
   let compared = 0;
+  // Every server's answers against ours, or against uncached where ours is not measured.
+  const reference = ['ours', 'uncached'].find((name) => outcomes[name]);
   const endpoints = plan.map((endpoint) => {
     const results = {};
     const checks = {};
@@ -372,9 +374,9 @@ async function measureServers({ store, servers, options }) {
       checks[name] = measured ? measured.check.problems : [`not measured: ${outcomes[name].failed ?? 'stopped early'}`];
     }
     const answers = (name) => outcomes[name]?.endpoints[endpoint.key]?.check.answers ?? [];
-    if (outcomes.ours) {
-      for (const other of measuring.filter((name) => name !== 'ours')) {
-        const comparison = compareAnswers(endpoint, answers('ours'), answers(other), 'ours', other);
+    if (reference) {
+      for (const other of measuring.filter((name) => name !== reference)) {
+        const comparison = compareAnswers(endpoint, answers(reference), answers(other), reference, other);
         compared += comparison.compared;
         differences.push(...comparison.differences);
       }
@@ -397,7 +399,7 @@ async function measureServers({ store, servers, options }) {
       valid,
     };
   });
-  return { samples, outcomes, endpoints, differences, compared };
+  return { samples, outcomes, endpoints, differences, compared, reference };
 }
 
 async function main() {
@@ -457,7 +459,7 @@ async function main() {
         categories: measured.samples.categories,
       },
       endpoints: measured.endpoints,
-      agreement: { comparedAnswers: measured.compared, differences: measured.differences.length },
+      agreement: { comparedAnswers: measured.compared, differences: measured.differences.length, reference: measured.reference },
       differences: measured.differences,
       searchSql,
     };

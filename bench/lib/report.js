@@ -77,7 +77,7 @@ function formatTable(results) {
     lines.push('', 'Answers that differ between servers (sampled requests):', ...results.differences.map((line) => `  ${line}`));
   else if (results.agreement.comparedAnswers > 0)
     lines.push(
-      `Same articles, totals and order from every server on ${results.agreement.comparedAnswers} sampled requests compared with ours.`,
+      `Same articles, totals and order from every server on ${results.agreement.comparedAnswers} sampled requests compared with ${results.agreement.reference ?? 'ours'}.`,
     );
   for (const endpoint of results.endpoints) if (endpoint.note) lines.push(`Note (${endpoint.key}): ${endpoint.note}.`);
   return lines.join('\n');
