@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Core } from '@strapi/strapi';
 import { describeStore, s3ClientOptions, type ObjectStorageSettings } from './object-storage';
 
@@ -89,6 +88,8 @@ export async function checkObjectStorage(strapi: Core.Strapi, settings: ObjectSt
   const body = Buffer.from(`start-up check of ${hash}\n`);
   const probe: ProviderFile = { hash, ext: '.txt', mime: 'text/plain', buffer: body, size: body.length / 1024, name: `${hash}.txt` };
   const key = `${settings.rootPath === '' ? '' : `${settings.rootPath}/`}${hash}.txt`;
+  // Loaded here, not with the module: a site without object storage never needs the SDK (35 MB of memory).
+  const { GetObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
   const client = new S3Client(s3ClientOptions(settings));
   const started = Date.now();
   let step = 'write';

@@ -1,4 +1,4 @@
-import { ExifTool, type Tags } from 'exiftool-vendored';
+import type { ExifTool, Tags } from 'exiftool-vendored';
 
 /**
  * The one ExifTool process of this service (started on first use, kept open, ended at stop).
@@ -10,8 +10,10 @@ let exiftool: ExifTool | null = null;
 
 const TASK_TIMEOUT_MS = 60_000;
 
-function tool(): ExifTool {
-  exiftool ??= new ExifTool({
+async function tool(): Promise<ExifTool> {
+  // Loaded on the first photo, not with the module: a start that handles none never needs it.
+  const { ExifTool: Tool } = await import('exiftool-vendored');
+  exiftool ??= new Tool({
     maxProcs: 1,
     taskTimeoutMillis: TASK_TIMEOUT_MS,
     // The time a photo was taken is shown as the camera wrote it: no zone guessed from its GPS position.
@@ -45,13 +47,13 @@ const KEPT_TAGS = [
 ] as const;
 
 /** Every metadata tag of the file at `path`. */
-export function readTags(path: string): Promise<Tags> {
-  return tool().read(path, { ignoreMinorErrors: true });
+export async function readTags(path: string): Promise<Tags> {
+  return (await tool()).read(path, { ignoreMinorErrors: true });
 }
 
 /** Rewrites the file at `path` in place with only the public tags kept; its image data is not touched. */
 export async function keepOnlyPublicTags(path: string): Promise<void> {
-  await tool().write(path, {}, { writeArgs: ['-all=', ...KEPT_TAGS.map((tag) => `-${tag}<${tag}`), '-overwrite_original'] });
+  await (await tool()).write(path, {}, { writeArgs: ['-all=', ...KEPT_TAGS.map((tag) => `-${tag}<${tag}`), '-overwrite_original'] });
 }
 
 /** Ends the ExifTool process, if one was started. */
