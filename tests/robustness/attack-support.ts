@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { reportFigure } from '../helpers/robustness';
@@ -93,6 +94,18 @@ export async function besideCachedRead<T>(readUrl: string, attack: () => Promise
     histogram.disable();
     reader.stop();
   }
+}
+
+/**
+ * The processor time (user and system, ms) a process has used so far, from /proc: what a request
+ * costs the service, which a loaded machine does not stretch as it stretches the wall clock.
+ * /proc counts in USER_HZ ticks, 100 a second on Linux.
+ */
+export function processorMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields 14 and 15 (utime, stime), counted after the command name, which may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** The cached read alone, the baseline the reads beside attacks are compared with. */

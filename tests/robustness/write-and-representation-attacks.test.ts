@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isContractError, reportFigure } from '../helpers/robustness';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
-import { baselineReads, besideCachedRead, expectLoopNotHeld, figures, send, type Answer } from './attack-support';
+import { baselineReads, besideCachedRead, expectLoopNotHeld, figures, processorMs, send, type Answer } from './attack-support';
 
 // PATCH, DELETE and the representations (Markdown, CSV, llms.txt) at the largest inputs the bounds
 // allow and just past them, each timed beside a cached GET /api/artikel on a real service process:
@@ -84,25 +84,34 @@ describe('the largest article', () => {
 
   it('GET ?format=md of the largest article, once its Markdown is made, is sent without making it again (anonymous)', async () => {
     expect(bigSlug).toBeDefined();
+    // The service's processor time for each read (ms): unlike the wall clock, a loaded machine does
+    // not stretch it (a PostgreSQL run once timed the remembered sends at 181 ms each).
+    const pid = Number(service.child.pid);
+    const spentOn = async <T>(reads: () => Promise<T>, count: number): Promise<{ read: T; eachMs: number }> => {
+      const before = processorMs(pid);
+      const read = await reads();
+      return { read, eachMs: (processorMs(pid) - before) / count };
+    };
     // The first read of a version makes its Markdown (about a second for 1 MB of HTML); it is then remembered.
-    const first = await besideCachedRead(readUrl, () => get(`/api/artikel/${bigSlug}?format=md`));
-    reportHeld('the first GET ?format=md of the 1 MB article', first.reads, first.attackMs);
-    const { result, reads, attackMs } = await besideCachedRead(readUrl, () => get(`/api/artikel/${bigSlug}?format=md`), 3);
+    const first = await spentOn(() => besideCachedRead(readUrl, () => get(`/api/artikel/${bigSlug}?format=md`)), 1);
+    reportHeld('the first GET ?format=md of the 1 MB article', first.read.reads, first.read.attackMs);
+    const again = await spentOn(() => besideCachedRead(readUrl, () => get(`/api/artikel/${bigSlug}?format=md`), 3), 3);
+    const { result, reads, attackMs } = again.read;
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toMatch(/^text\/markdown/);
     reportFigure('Markdown of the largest article', `${result.text.length} characters in ${(attackMs / 3).toFixed(0)} ms each`);
     reportFigure('beside 3 × GET ?format=md of the 1 MB article', figures(reads));
-    // Sent, not made again: a quarter of the first read's time at most (measured side by side, whatever the load).
-    expect(attackMs / 3).toBeLessThan(first.attackMs / 4);
+    reportFigure('processor time of the service per GET ?format=md', `first ${first.eachMs} ms, then ${again.eachMs.toFixed(0)} ms each`);
+    // Sent, not made again: a quarter of the first read's processor time at most.
+    expect(again.eachMs).toBeLessThan(first.eachMs / 4);
     // Asked for by Accept: the same remembered text.
-    const byAccept = await besideCachedRead(
-      readUrl,
-      () => send(`${service.baseUrl}/api/artikel/${bigSlug}`, { headers: { Accept: 'text/markdown' } }),
+    const byAccept = await spentOn(
+      () => besideCachedRead(readUrl, () => send(`${service.baseUrl}/api/artikel/${bigSlug}`, { headers: { Accept: 'text/markdown' } }), 3),
       3,
     );
-    expect(byAccept.result.status).toBe(200);
-    expect(byAccept.result.text).toBe(result.text);
-    expect(byAccept.attackMs / 3).toBeLessThan(first.attackMs / 4);
+    expect(byAccept.read.result.status).toBe(200);
+    expect(byAccept.read.result.text).toBe(result.text);
+    expect(byAccept.eachMs).toBeLessThan(first.eachMs / 4);
   }, 60_000);
 
   it('PATCH with the largest allowed body is stored (the time it holds the loop is reported)', async () => {
