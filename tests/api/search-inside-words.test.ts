@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { createArticle } from '../helpers/fixtures';
 import { currentStore } from '../helpers/store';
+import { listPage, slugsOf, type ListBody } from '../helpers/list-pages';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { eventually } from '../helpers/eventually';
 
@@ -18,11 +19,6 @@ const MANY_WORDS = 80;
 const BUILD_MS = 30_000;
 
 let app: TestApp;
-
-interface ListBody {
-  data: Array<{ slug: string }>;
-  meta: { pagination: { total: number } };
-}
 
 beforeAll(async () => {
   app = await startStrapi({ token: true, category: true });
@@ -42,13 +38,7 @@ afterAll(async () => {
   await app.stop();
 });
 
-async function list(query: string): Promise<ListBody> {
-  const response = await fetch(`${await app.baseUrl()}/api/artikel?${query}`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as ListBody;
-}
-
-const slugsOf = (body: ListBody): string[] => body.data.map((article) => article.slug);
+const list = (query: string): Promise<ListBody> => listPage(app, query);
 
 describe('search words found inside the articles’ words', () => {
   it('finds a word alone, at the start, inside and at the end of longer words and tags, in any case, newest first, with its total', async () => {

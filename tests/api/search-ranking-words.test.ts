@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { createArticle } from '../helpers/fixtures';
+import { listPage, slugsOf, type ListBody } from '../helpers/list-pages';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 // Issue 33: how sort=relevance orders a word found inside longer words, on both stores. The order
@@ -9,12 +10,6 @@ import { startStrapi, type TestApp } from '../helpers/strapi';
 
 let app: TestApp;
 const TWINS = 20;
-
-interface ListBody {
-  data: Array<{ slug: string }>;
-  meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
-  links: { next: string | null };
-}
 
 beforeAll(async () => {
   app = await startStrapi({ token: true });
@@ -41,13 +36,7 @@ afterAll(async () => {
   await app.stop();
 });
 
-async function list(query: string): Promise<ListBody> {
-  const response = await fetch(`${await app.baseUrl()}/api/artikel?${query}`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as ListBody;
-}
-
-const slugsOf = (body: ListBody): string[] => body.data.map((article) => article.slug);
+const list = (query: string): Promise<ListBody> => listPage(app, query);
 
 describe('sort=relevance over words found inside longer words', () => {
   it('finds the same articles as newest first, the title first, then by occurrences', async () => {
