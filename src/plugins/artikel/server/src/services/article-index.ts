@@ -81,7 +81,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
    * write connection; a process that never listens, a script or a CLI command, serves no reads and
    * leaves the work to the service): runs `work`, again after RETRY_MS while it fails, then `done`.
    */
-  const inBackground = (what: string, work: () => Promise<void>, done: () => void): void => {
+  const inBackground = (what: string, work: () => Promise<void>, done: () => void = () => undefined): void => {
     const attempt = (): void => {
       work()
         .then(() => {
@@ -219,20 +219,13 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!vocabularyComplete(strapi)) {
         inBackground(
           "adding the search entries' words to the vocabulary",
-          () =>
-            inTurn(async () => {
-              if (await search().fillVocabulary(() => stopped)) strapi.log.info("artikel: the search vocabulary holds every entry's words");
-            }),
-          () => undefined,
+          () => inTurn(async () => void (await search().fillVocabulary(() => stopped))),
+          () => strapi.log.info("artikel: the search vocabulary holds every entry's words"),
         );
       }
       // After any build (in turn): a build writes its entries a chunk per segment.
       const compactAfter = (): void =>
-        inBackground(
-          'compacting the search index',
-          () => inTurn(async () => void (await search().compact(() => stopped))),
-          () => undefined,
-        );
+        inBackground('compacting the search index', () => inTurn(async () => void (await search().compact(() => stopped))));
       if (await search().isComplete()) {
         if (!(await counts().agreeWithRows())) this.recountInBackground();
         compactAfter();
