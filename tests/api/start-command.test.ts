@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import packageJson from '../../package.json';
 import { freePort } from '../helpers/ports';
+import { procStatFields } from '../helpers/proc-stat';
 import { removeServiceDatabase, serviceDatabaseEnv } from '../helpers/service-process';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
@@ -29,9 +30,8 @@ function processGroup(groupId: number): number[] {
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       try {
-        // Field 5 of /proc/PID/stat, counted after the command name (which may hold spaces).
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === groupId;
+        // Field 5: the process group.
+        return Number(procStatFields(pid)[2]) === groupId;
       } catch {
         return false;
       }

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { procStatFields } from '../helpers/proc-stat';
 import { reportFigure } from '../helpers/robustness';
 
 /** A request's status, parsed body (JSON when it is JSON, else text), headers and time. */
@@ -102,9 +102,8 @@ export async function besideCachedRead<T>(readUrl: string, attack: () => Promise
  * /proc counts in USER_HZ ticks, 100 a second on Linux.
  */
 export function processorMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields 14 and 15 (utime, stime), counted after the command name, which may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15: utime and stime.
+  const fields = procStatFields(pid);
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
