@@ -31,7 +31,7 @@ const TARGET_COMPLETE_S = 5;
 const TARGET_MISSING_S = 15;
 // How long to wait for the build with --until-indexed: at a million articles it reads the whole file.
 const BUILD_TIMEOUT_MS = 4 * 3600_000;
-const SAMPLE_EVERY_MS = 5000;
+const SAMPLE_EVERY_MS = 1000;
 
 async function timedGet(baseUrl, url) {
   const started = performance.now();
@@ -41,20 +41,30 @@ async function timedGet(baseUrl, url) {
   return { url, status: response.status, ms: Math.round(performance.now() - started), total: body.meta?.pagination?.total ?? null };
 }
 
-/** Samples the index's progress and the server's memory until the index is complete or `limitMs` has passed. */
-async function watchBuild(store, server, limitMs) {
+/**
+ * Samples the index's progress and the server's memory until the index is complete (every
+ * published article in the word index with its words in the vocabulary, and in the trigram index,
+ * which the app fills after) or `limitMs` has passed. `onIndexed` runs once, when every article is
+ * in the word index and the vocabulary.
+ */
+async function watchBuild(store, server, limitMs, onIndexed) {
   const samples = [];
+  let indexedSeconds = null;
   for (;;) {
     const counts = await indexCounts(store);
     const { rssMb, peakRssMb } = memoryOf(server.child.pid);
     const seconds = (Date.now() - server.startedAt) / 1000;
-    samples.push({ seconds: Math.round(seconds), indexed: counts.indexed, rssMb });
-    if (samples.length % 12 === 1)
+    samples.push({ seconds: Math.round(seconds), indexed: counts.indexed, withoutTrigrams: counts.withoutTrigrams ?? 0, rssMb });
+    if (samples.length % 60 === 1)
       say(
-        `[start] ${Math.round(seconds)} s: ${counts.indexed.toLocaleString('en-US')} of ${counts.published.toLocaleString('en-US')} indexed, RSS ${rssMb} MB (peak ${peakRssMb})`,
+        `[start] ${Math.round(seconds)} s: ${counts.indexed.toLocaleString('en-US')} of ${counts.published.toLocaleString('en-US')} indexed, ${(counts.withoutTrigrams ?? 0).toLocaleString('en-US')} not yet in the trigram index, RSS ${rssMb} MB (peak ${peakRssMb})`,
       );
-    if (counts.indexed >= counts.published) return { complete: true, seconds, samples };
-    if (Date.now() - server.startedAt > limitMs) return { complete: false, seconds, samples };
+    if (indexedSeconds === null && counts.indexed >= counts.published && !counts.withoutWords) {
+      indexedSeconds = seconds;
+      await onIndexed();
+    }
+    if (indexedSeconds !== null && !counts.withoutTrigrams) return { complete: true, indexedSeconds, seconds, samples };
+    if (Date.now() - server.startedAt > limitMs) return { complete: false, indexedSeconds, seconds, samples };
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
   }
 }
@@ -69,6 +79,7 @@ const INDEX_TABLES = [
   'artikel_search_vocabulary',
   'artikel_search_vocabulary_trigrams',
   'artikel_search_vocabulary_backfill',
+  'artikel_search_trigram_backfill',
 ];
 
 /** A private copy of the seeded file without the plugin's index, removed after the run. */
@@ -104,7 +115,8 @@ async function main() {
   const server = await startApp({ store, name: 'start', waitForIndex: false });
   /**
    * @type {{ nodeOptions: string, firstAnswerSeconds: number, target: number,
-   *   duringBuild: Awaited<ReturnType<typeof timedGet>>[], indexedSeconds: number | null,
+   *   duringBuild: Awaited<ReturnType<typeof timedGet>>[], duringTrigramFill: Awaited<ReturnType<typeof timedGet>>[],
+   *   indexedSeconds: number | null, trigramsSeconds: number | null,
    *   buildWatch: { seconds: number, complete: boolean, samples: Awaited<ReturnType<typeof watchBuild>>['samples'] } | null,
    *   peakRssMb: number | null, buildingInBackground?: boolean }}
    */
@@ -113,7 +125,9 @@ async function main() {
     firstAnswerSeconds: server.startupSeconds,
     target: complete ? TARGET_COMPLETE_S : TARGET_MISSING_S,
     duringBuild: [],
+    duringTrigramFill: [],
     indexedSeconds: null,
+    trigramsSeconds: null,
     buildWatch: null,
     peakRssMb: null,
   };
@@ -123,19 +137,34 @@ async function main() {
     // The app builds in the background what the file's search entries do not cover.
     const building = !complete;
     result.buildingInBackground = building;
+    const READS = ['/api/artikel?q=golden', '/api/artikel?q=ang', '/api/artikel?tag=portrait', '/api/artikel'];
     if (building) {
-      for (const url of ['/api/artikel?q=golden', '/api/artikel?tag=portrait', '/api/artikel']) {
+      for (const url of READS) {
         const answer = await timedGet(baseUrl, url);
         result.duringBuild.push(answer);
         say(`[start] while the index is built: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
       }
     }
     if (building && (options.untilIndexed || options.watchBuild > 0)) {
-      const watched = await watchBuild(store, server, options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000);
+      // Once every article is in the word index, the same reads while the trigram index is filled.
+      const readWhileFilling = async () => {
+        for (const url of READS) {
+          const answer = await timedGet(baseUrl, url);
+          result.duringTrigramFill.push(answer);
+          say(`[start] while the trigram index is filled: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
+        }
+      };
+      const watched = await watchBuild(
+        store,
+        server,
+        options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000,
+        readWhileFilling,
+      );
       result.buildWatch = { seconds: Math.round(watched.seconds), complete: watched.complete, samples: watched.samples };
-      if (watched.complete) result.indexedSeconds = watched.seconds;
+      result.indexedSeconds = watched.indexedSeconds;
+      if (watched.complete) result.trigramsSeconds = watched.seconds;
       say(
-        `[start] ${watched.complete ? `index complete after ${watched.seconds.toFixed(0)} s` : `stopped watching the build after ${watched.seconds.toFixed(0)} s`}`,
+        `[start] ${watched.indexedSeconds === null ? 'the word index was not complete' : `every article in the word index after ${watched.indexedSeconds.toFixed(0)} s`}; ${watched.complete ? `the trigram index complete after ${watched.seconds.toFixed(0)} s` : `stopped watching the build after ${watched.seconds.toFixed(0)} s`}`,
       );
     }
     result.peakRssMb = memoryOf(server.child.pid).peakRssMb;

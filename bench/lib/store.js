@@ -143,18 +143,21 @@ async function indexCounts(store) {
   const published = 'SELECT count(*) AS n FROM articles WHERE published_at IS NOT NULL';
   const indexed = 'SELECT count(*) AS n FROM artikel_search_docs';
   if (store.kind === 'sqlite') {
-    // Entries whose words the app still adds to the search vocabulary (an index from before it)
-    // count as not indexed yet: their searches take the slower way until then.
-    const unfilled = 'SELECT COALESCE(sum(through_id - after_id), 0) AS n FROM artikel_search_vocabulary_backfill';
+    // Entries whose words the app still adds to the search vocabulary (an index from before it, a
+    // start's build, which adds them at its end): their searches take the slower way until then.
+    const withoutWords = 'SELECT COALESCE(sum(through_id - after_id), 0) AS n FROM artikel_search_vocabulary_backfill';
     // The parts (segments) of the word index the app has yet to merge into one after a build (see
     // SearchIndex.compact): each lookup seeks in every part, so a measurement before would time that.
     const parts = 'SELECT count(DISTINCT segid) AS n FROM artikel_search_words_idx';
+    // Entries a build added to the word index that the app has yet to add to the trigram index
+    // (see SearchIndex.fillTrigrams): the searches only it answers read the articles until then.
+    const withoutTrigrams = 'SELECT COALESCE(sum(through_id - after_id), 0) AS n FROM artikel_search_trigram_backfill';
     return withSqlite(store, (db) => ({
       published: db.prepare(published).get().n,
-      indexed: tableExists(db, 'artikel_search_docs')
-        ? db.prepare(indexed).get().n - (tableExists(db, 'artikel_search_vocabulary_backfill') ? db.prepare(unfilled).get().n : 0)
-        : 0,
+      indexed: tableExists(db, 'artikel_search_docs') ? db.prepare(indexed).get().n : 0,
+      withoutWords: tableExists(db, 'artikel_search_vocabulary_backfill') ? db.prepare(withoutWords).get().n : 0,
       unmergedParts: tableExists(db, 'artikel_search_words_idx') ? Math.max(0, db.prepare(parts).get().n - 1) : 0,
+      withoutTrigrams: tableExists(db, 'artikel_search_trigram_backfill') ? db.prepare(withoutTrigrams).get().n : 0,
     }));
   }
   return withPostgres(store, async (client) => {
@@ -176,7 +179,7 @@ async function untilIndexed(store, timeoutMs, onWaiting = () => {}) {
   let nextNotice = started + 30000;
   for (;;) {
     const counts = await indexCounts(store);
-    if (counts.indexed >= counts.published && !counts.unmergedParts) return;
+    if (counts.indexed >= counts.published && !counts.withoutWords && !counts.unmergedParts && !counts.withoutTrigrams) return;
     if (Date.now() - started > timeoutMs)
       throw new Error(`the index holds ${counts.indexed} of ${counts.published} published articles after ${timeoutMs / 1000} s`);
     if (Date.now() >= nextNotice) {

@@ -41,6 +41,8 @@ export const TABLES = {
   searchVocabularyTrigrams: 'artikel_search_vocabulary_trigrams',
   /** SQLite: the entries whose words are still to be added to the vocabulary (an index from before it), while there are any. */
   searchVocabularyBackfill: 'artikel_search_vocabulary_backfill',
+  /** SQLite: the entries a build added to the word index but not yet to the trigram index, while there are any. */
+  searchTrigramBackfill: 'artikel_search_trigram_backfill',
   /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */
   searchTerms: 'artikel_search_terms',
   /** PostgreSQL: words too long for the dictionary's index, per article. */

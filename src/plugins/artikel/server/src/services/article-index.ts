@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { markCountsComplete, markIndexComplete, vocabularyComplete } from '../infrastructure/index-state';
+import { markCountsComplete, markIndexComplete, trigramsComplete, vocabularyComplete } from '../infrastructure/index-state';
 import { articleCounts, NOTHING_COUNTED, sameRows, type CountedState } from '../repositories/article-counts';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { searchIndex } from '../repositories/search';
@@ -20,6 +20,8 @@ const RETRY_MS = 5000;
 // Rows whose reading time is counted per transaction of the fill: a batch reads their whole content.
 const READING_TIME_BATCH = 200;
 const PROGRESS_EVERY = 10_000;
+// How long the fill of what a build left for later holds the turn before a build asked for meanwhile takes it.
+const FILL_SLICE_MS = 1000;
 
 /**
  * Keeps the plugin's lookup tables (tags, full-text search) in step with the published articles.
@@ -57,7 +59,8 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
       added += chunk.length;
       await yieldToEventLoop();
     }
-    if (stopped) return;
+    // What the chunks left for the build's end (SQLite: the words of a start's build's entries).
+    if (stopped || !(await search().fillVocabulary(() => stopped))) return;
     await recount();
     await search().settle(added);
     if (added + removed.length > 0) strapi.log.info(`artikel: index updated (${added} articles added, ${removed.length} removed)`);
@@ -111,6 +114,26 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
     } finally {
       if (running === next) running = null;
     }
+  };
+
+  /**
+   * Once the service listens: fills what a build left for later (see SearchIndex.fillTrigrams), in
+   * turn a slice at a time, so a build asked for meanwhile (a repair after outside writes) runs
+   * between two slices instead of after the whole fill: minutes at a million articles.
+   */
+  const fillAfterBuild = (): void => {
+    inBackground(
+      "adding the build's entries to the trigram index",
+      async () => {
+        for (let filled = false; !filled && !stopped;) {
+          const sliceEnd = Date.now() + FILL_SLICE_MS;
+          await inTurn(async () => {
+            filled = await search().fillTrigrams(() => stopped || Date.now() > sliceEnd);
+          });
+        }
+      },
+      () => strapi.log.info('artikel: the trigram index holds every search entry'),
+    );
   };
 
   /**
@@ -202,6 +225,7 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Brings the index in line with the published rows, and counts them again; one run at a time (a run asked for during one follows it). */
     async reconcile(): Promise<void> {
       await inTurn(build);
+      fillAfterBuild();
     },
 
     /**
@@ -223,6 +247,8 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
           () => strapi.log.info("artikel: the search vocabulary holds every entry's words"),
         );
       }
+      // A fill a stop cut off (see fillAfterBuild).
+      if (!trigramsComplete(strapi)) fillAfterBuild();
       // After any build (in turn): a build writes its entries a chunk per segment.
       const compactAfter = (): void =>
         inBackground('compacting the search index', () => inTurn(async () => void (await search().compact(() => stopped))));

@@ -26,11 +26,17 @@ export interface SearchIndex {
    */
   isComplete(): Promise<boolean>;
   /**
-   * Adds, a few entries per transaction, what an index from before the vocabulary lacks (SQLite:
-   * the words of the entries it held then; nothing on PostgreSQL), until none is left (true) or
-   * `stopped` holds (false). Searches answer the same meanwhile (see index-state).
+   * Adds, a few words per transaction, the words of the entries made without them (SQLite: an
+   * index from before the vocabulary, a start's build; nothing on PostgreSQL), until none is left
+   * (true) or `stopped` holds (false). Searches answer the same meanwhile (see index-state).
    */
   fillVocabulary(stopped: () => boolean): Promise<boolean>;
+  /**
+   * Adds, a few entries per transaction, what a build left for later (SQLite: its entries' trigram
+   * index entries; nothing on PostgreSQL), until none is left (true) or `stopped` holds (false).
+   * Searches answer the same meanwhile (see index-state).
+   */
+  fillTrigrams(stopped: () => boolean): Promise<boolean>;
   /**
    * Merges what the index holds into fewer parts, a few pages per transaction, until there is
    * nothing left to merge (true) or `stopped` holds (false): SQLite's word index, whose lookups

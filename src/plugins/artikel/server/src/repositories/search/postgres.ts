@@ -164,8 +164,9 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       return rows.map((row) => Number(row.id));
     },
 
-    // The dictionary is as old as this index: nothing to fill.
+    // The dictionary is as old as this index, and written with each entry, as its trigram index is: nothing to fill.
     fillVocabulary: async () => true,
+    fillTrigrams: async () => true,
     compact: async () => true,
 
     async settle() {

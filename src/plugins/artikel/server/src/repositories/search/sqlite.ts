@@ -1,6 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../../constants';
-import { indexComplete, markVocabularyComplete, vocabularyComplete } from '../../infrastructure/index-state';
+import {
+  indexComplete,
+  markTrigramsComplete,
+  markVocabularyComplete,
+  trigramsComplete,
+  vocabularyComplete,
+} from '../../infrastructure/index-state';
 import { firstRow, INSERT_BATCH_ROWS, limitSql } from '../../infrastructure/row-limits';
 import { NEWEST_FIRST } from '../articles/queries';
 import { database, inTransaction, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
@@ -39,8 +45,13 @@ const HARVEST = 'artikel_vocabulary_harvest';
 const HARVEST_WORDS = 'artikel_vocabulary_harvest_words';
 // How the word index and the harvest split a text into words: the same, or a harvested word would not be one the index holds.
 const WORD_TOKENIZER = "tokenize = 'unicode61 remove_diacritics 0'";
-// Entries whose words one transaction of the vocabulary's backfill adds: about 20 ms of tokenizing each.
-const BACKFILL_ENTRIES = 200;
+// The word index's terms one transaction of the vocabulary's fill reads and adds (see fillVocabulary).
+const VOCABULARY_FILL_TERMS = 100;
+// The word index's own table of its terms (fts5vocab), on the write connection: what the vocabulary's fill reads.
+const INDEX_TERMS = 'artikel_search_words_terms';
+// Entries one transaction of the trigram index's backfill adds: about 0.65 ms of tokenizing each
+// (an article of 3,300 characters; 6.5 s per 10,000), which holds the process (SQLite's write connection).
+const TRIGRAM_BACKFILL_ENTRIES = 25;
 // Pages of the word index one step of its compaction writes: at 100,000 articles 369 steps of 3 ms
 // (p50; 18 ms p99, 22 at most), 1.9 s in all. FTS5 takes the count as an integer only (see ensure).
 const COMPACTION_PAGES = 64;
@@ -66,6 +77,12 @@ async function addArticleIdColumn(db: Knex): Promise<void> {
   });
 }
 
+/** The id of the newest entry (artikel_search_docs), 0 without one. */
+async function lastEntryId(db: Knex): Promise<number> {
+  const row = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
+  return Number(row?.id ?? 0);
+}
+
 /**
  * Copies the texts of the entries with docs ids in (after, through] (through: the last one when
  * null) into an FTS5 table, which tokenizes them: the two search indexes and the harvest.
@@ -89,18 +106,56 @@ async function prepareHarvest(db: Knex): Promise<void> {
 }
 
 /**
- * Adds the words of the texts in the scratch table that the vocabulary lacks, with their trigrams,
- * then empties it: in the transaction that adds their entries, so the vocabulary holds every word
- * of every entry a reader sees. It only grows: a word no entry holds any more finds nothing.
+ * Adds the words `wordsSql` selects that the vocabulary lacks, with their trigrams. It only grows:
+ * a word no entry holds any more finds nothing.
  */
-async function keepHarvestedWords(db: Knex): Promise<void> {
+async function keepWords(db: Knex, wordsSql: string, bindings: Array<string | number> = []): Promise<void> {
   const before = (await firstRow(db(TABLES.searchVocabulary).max({ id: 'id' }))) as { id: number | null } | undefined;
-  await db.raw(`INSERT OR IGNORE INTO ${TABLES.searchVocabulary} (word) SELECT term FROM temp.${HARVEST_WORDS}`);
+  await db.raw(`INSERT OR IGNORE INTO ${TABLES.searchVocabulary} (word) ${wordsSql}`, bindings);
   await db.raw(
     `INSERT INTO ${TABLES.searchVocabularyTrigrams} (rowid, word) SELECT id, word FROM ${TABLES.searchVocabulary} WHERE id > ?`,
     [Number(before?.id ?? 0)],
   );
+}
+
+/**
+ * Adds the words of the texts in the scratch table that the vocabulary lacks, then empties it: in
+ * the transaction that adds their entries, so the vocabulary holds every word of every entry a
+ * reader sees.
+ */
+async function keepHarvestedWords(db: Knex): Promise<void> {
+  await keepWords(db, `SELECT term FROM temp.${HARVEST_WORDS}`);
   await db.raw(`INSERT INTO temp.${HARVEST} (${HARVEST}) VALUES ('delete-all')`);
+}
+
+/**
+ * Runs one backfill (a table of one row: the entries with ids in (after_id, through_id] lack
+ * something) a few entries per transaction until none is left (true) or `stopped` holds (false).
+ * `fill` adds what the entries with ids in (after, through] lack; through_id is read again each
+ * time, so entries a write adds meanwhile with what they lack (see add) are filled too.
+ */
+async function drainBackfill(
+  strapi: Core.Strapi,
+  table: string,
+  entriesPerStep: number,
+  fill: (trx: Knex, after: number, through: number) => Promise<void>,
+  stopped: () => boolean,
+): Promise<boolean> {
+  while (!stopped()) {
+    const done = await inTransaction(strapi, async ({ trx }) => {
+      const pending = (await firstRow(trx(table).select('after_id', 'through_id'))) as { after_id: number; through_id: number } | undefined;
+      if (pending === undefined) return true;
+      const [after, through] = [Number(pending.after_id), Number(pending.through_id)];
+      const next = Math.min(after + entriesPerStep, through);
+      await fill(trx, after, next);
+      if (next >= through) await trx(table).delete();
+      else await trx(table).update({ after_id: next });
+      return next >= through;
+    });
+    if (done) return true;
+    await yieldToEventLoop();
+  }
+  return false;
 }
 
 /**
@@ -112,9 +167,21 @@ async function keepHarvestedWords(db: Knex): Promise<void> {
 export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
   const knex = () => database(strapi);
 
-  /** The words the index answers and those read by a scan: every word, until the index is complete. */
-  const wordsByIndex = (words: string[]): { indexed: string[]; scanned: string[] } =>
-    indexComplete(strapi) ? splitSearchWords(words) : { indexed: [], scanned: words };
+  /**
+   * The words the index answers and those read by a scan: every word until the index is complete;
+   * while the trigram index is filled after a build (see fillTrigrams), also every word only it
+   * answers (any but ASCII letters and digits; all of them, without a complete vocabulary).
+   */
+  const wordsByIndex = (words: string[]): { indexed: string[]; scanned: string[] } => {
+    if (!indexComplete(strapi)) return { indexed: [], scanned: words };
+    const split = splitSearchWords(words);
+    if (trigramsComplete(strapi)) return split;
+    const byWordIndex = (word: string): boolean => vocabularyComplete(strapi) && scoredByWordStarts([word]);
+    return {
+      indexed: split.indexed.filter(byWordIndex),
+      scanned: [...split.scanned, ...split.indexed.filter((word) => !byWordIndex(word))],
+    };
+  };
 
   /** FTS5 rows are addressed by rowid only, so a document's entry is removed through its docs row. */
   const remove = async (db: Knex, documentIds: string[]): Promise<void> => {
@@ -136,12 +203,17 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * ids `afterId` + 1 to `throughId`. Returns the ids of the article rows indexed. The unary + and
    * CROSS JOIN pin the plans to id ranges: with the published_at index SQLite would read every
    * published article for each chunk.
+   *
+   * A build's entries go into the word index (and their words into the vocabulary) at once, and
+   * into the trigram index after it, in the background (see fillTrigrams): of a build's time at
+   * 100,000 articles the trigram index took 41 s, the word index 4, the vocabulary 6, the tags 5.
+   * While that backfill is pending a write's entry waits for it too; the backfill's end is a
+   * transaction of its own, after which every entry is added to both.
    */
   const add = async (db: Knex, scope: { documentId: string } | { afterId: number; throughId: number }): Promise<number[]> => {
     const [filter, bindings] =
       'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
-    const before = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
-    const lastDocsId = Number(before?.id ?? 0);
+    const lastDocsId = await lastEntryId(db);
     await db.raw(
       `INSERT INTO ${TABLES.searchDocuments} (document_id, article_id)
        SELECT a.document_id, a.id FROM ${TABLES.articles} a
@@ -150,13 +222,41 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
        ORDER BY a.id`,
       bindings,
     );
-    await prepareHarvest(db);
-    for (const table of [TABLES.search, TABLES.searchWords, `temp.${HARVEST}`]) await insertEntryTexts(db, table, lastDocsId, null);
-    await keepHarvestedWords(db);
+    const lastAdded = await lastEntryId(db);
+    if (lastAdded === lastDocsId) return [];
+    const trigramsLater = await laterFor(db, TABLES.searchTrigramBackfill, 'afterId' in scope, lastDocsId, lastAdded);
+    // Searches only the trigram index answers read the articles until it holds these entries.
+    if (trigramsLater) markTrigramsComplete(strapi, false);
+    // A build on an incomplete index (a start's, whose searches read the articles until it is done)
+    // leaves the vocabulary to its end, from the word index's terms (see fillVocabulary): the
+    // harvest tokenizes every text a second time, 6 of a 100,000-article build's 27 s. A write's
+    // words are always harvested: that fill reads the terms in order and may be past them.
+    const wordsLater =
+      'afterId' in scope && (await laterFor(db, TABLES.searchVocabularyBackfill, !indexComplete(strapi), lastDocsId, lastAdded));
+    if (wordsLater) markVocabularyComplete(strapi, false);
+    const indexes = [...(trigramsLater ? [] : [TABLES.search]), TABLES.searchWords, ...(wordsLater ? [] : [`temp.${HARVEST}`])];
+    if (!wordsLater) await prepareHarvest(db);
+    for (const table of indexes) await insertEntryTexts(db, table, lastDocsId, null);
+    if (!wordsLater) await keepHarvestedWords(db);
     const rows = (await db(TABLES.searchDocuments).select('article_id').where('id', '>', lastDocsId).orderBy('article_id')) as Array<{
       article_id: number | string;
     }>;
     return rows.map((row) => Number(row.article_id));
+  };
+
+  /**
+   * Whether what the backfill `table` adds later (see fillTrigrams, fillVocabulary) is left out of the entries with
+   * ids in (lastDocsId, lastAdded]: while a backfill is pending, for every entry (its range then
+   * reaches them), or for a build's (`begin`), which starts one.
+   */
+  const laterFor = async (db: Knex, table: string, begin: boolean, lastDocsId: number, lastAdded: number): Promise<boolean> => {
+    if ((await firstRow(db(table).select('through_id'))) !== undefined) {
+      await db(table).update({ through_id: lastAdded });
+      return true;
+    }
+    if (!begin) return false;
+    await db(table).insert({ after_id: lastDocsId, through_id: lastAdded });
+    return true;
   };
 
   /**
@@ -168,9 +268,10 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * each of the word's trigrams with their positions: counting a word in a quarter of a million
    * articles took 425 to 1,840 ms there, 8 to 15 ms in the word index. The vocabulary's words
    * holding the query word are found through its own trigram index. Other words, and a word
-   * inside more than MOST_WORDS_PER_QUERY_WORD vocabulary words: the trigram index.
+   * inside more than MOST_WORDS_PER_QUERY_WORD vocabulary words: the trigram index; null for such
+   * a word while the trigram index is filled (see wordsByIndex), when the words are read by a scan.
    */
-  const matchingOf = async (indexed: string[]): Promise<Matching> => {
+  const matchingOf = async (indexed: string[]): Promise<Matching | null> => {
     const trigrams = { table: TABLES.search, match: ftsAllOf(indexed) };
     if (!scoredByWordStarts(indexed) || !vocabularyComplete(strapi)) return trigrams;
     const eachWord: string[] = [];
@@ -180,7 +281,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
          WHERE ${TABLES.searchVocabularyTrigrams} MATCH ? LIMIT ${MOST_WORDS_PER_QUERY_WORD + 1}`,
         [ftsAllOf([word])],
       )) as Array<{ word: string }>;
-      if (rows.length > MOST_WORDS_PER_QUERY_WORD) return trigrams;
+      if (rows.length > MOST_WORDS_PER_QUERY_WORD) return trigramsComplete(strapi) ? trigrams : null;
       // No vocabulary word holds it: the word itself, which no entry holds, matches nothing.
       eachWord.push(`(${ftsAnyOf(rows.length === 0 ? [foldCase(word)] : rows.map((row) => row.word))})`);
     }
@@ -194,7 +295,9 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     // A complete index holds one entry per published article, kept so by every write's own
     // transaction: its matches are the articles. 3.2 ms instead of 15.5 ms for a word in two
     // thirds of 10,000 articles, whose entries the join would look up one by one.
-    const { table, match } = await matchingOf(indexed);
+    const matching = await matchingOf(indexed);
+    if (matching === null) return null;
+    const { table, match } = matching;
     const row = (await longReadRows(
       strapi,
       readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ?`, [match]),
@@ -283,6 +386,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
           TABLES.searchVocabulary,
           TABLES.searchVocabularyTrigrams,
           TABLES.searchVocabularyBackfill,
+          TABLES.searchTrigramBackfill,
           TABLES.searchDocuments,
         ])
           await knex().schema.dropTableIfExists(table);
@@ -314,6 +418,9 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       await knex().raw(
         `CREATE TABLE IF NOT EXISTS ${TABLES.searchVocabularyBackfill} (after_id INTEGER NOT NULL, through_id INTEGER NOT NULL)`,
       );
+      await knex().raw(
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchTrigramBackfill} (after_id INTEGER NOT NULL, through_id INTEGER NOT NULL)`,
+      );
       if (withoutVocabulary) {
         strapi.log.info("artikel: search index: adding the vocabulary; the existing entries' words are added in the background");
         await knex().raw(
@@ -321,6 +428,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
         );
       }
       markVocabularyComplete(strapi, (await firstRow(knex()(TABLES.searchVocabularyBackfill).select('through_id'))) === undefined);
+      markTrigramsComplete(strapi, (await firstRow(knex()(TABLES.searchTrigramBackfill).select('through_id'))) === undefined);
       // Earlier versions paused FTS5's automatic merging during a build; written on every boot, so a
       // build of theirs cut off by a stop or a crash does not leave it paused. (FTS5 takes the value
       // as an integer only, and better-sqlite3 binds a number as a real: it is written into the SQL.)
@@ -328,29 +436,45 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     },
 
     async fillVocabulary(stopped) {
-      // Entries added from now on have their words harvested as they are made: the backfill covers
-      // the ids the index held when the vocabulary was added, a few at a time.
-      while (!stopped()) {
-        const done = await inTransaction(strapi, async ({ trx }) => {
-          const pending = (await firstRow(trx(TABLES.searchVocabularyBackfill).select('after_id', 'through_id'))) as
-            { after_id: number; through_id: number } | undefined;
-          if (pending === undefined) return true;
-          const [after, through] = [Number(pending.after_id), Number(pending.through_id)];
-          const next = Math.min(after + BACKFILL_ENTRIES, through);
-          await prepareHarvest(trx);
-          await insertEntryTexts(trx, `temp.${HARVEST}`, after, next);
-          await keepHarvestedWords(trx);
-          if (next >= through) await trx(TABLES.searchVocabularyBackfill).delete();
-          else await trx(TABLES.searchVocabularyBackfill).update({ after_id: next });
-          return false;
+      // The words of entries made without the harvest (an index from before the vocabulary, a
+      // start's build): every term of the word index, in order, a few per transaction; entries
+      // added meanwhile bring their own (see add). At 100,000 articles the 2,071 terms took 0.55 s
+      // to read (the whole index's lists), the harvest of the same entries 6 s.
+      if ((await firstRow(knex()(TABLES.searchVocabularyBackfill).select('through_id'))) === undefined) return true;
+      for (let after = ''; !stopped();) {
+        const last = await inTransaction(strapi, async ({ trx }) => {
+          await trx.raw(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${INDEX_TERMS} USING fts5vocab(main, ${TABLES.searchWords}, row)`);
+          const terms = (await trx.raw(`SELECT term FROM temp.${INDEX_TERMS} WHERE term > ? ORDER BY term LIMIT ${VOCABULARY_FILL_TERMS}`, [
+            after,
+          ])) as Array<{ term: string }>;
+          if (terms.length === 0) {
+            await trx(TABLES.searchVocabularyBackfill).delete();
+            return null;
+          }
+          await keepWords(trx, 'SELECT value FROM json_each(?)', [JSON.stringify(terms.map((row) => row.term))]);
+          return terms[terms.length - 1].term;
         });
-        if (done) {
+        if (last === null) {
           markVocabularyComplete(strapi, true);
           return true;
         }
+        after = last;
         await yieldToEventLoop();
       }
       return false;
+    },
+
+    async fillTrigrams(stopped) {
+      // The entries a build added to the word index only (see add), and a write's meanwhile.
+      const filled = await drainBackfill(
+        strapi,
+        TABLES.searchTrigramBackfill,
+        TRIGRAM_BACKFILL_ENTRIES,
+        (trx, after, through) => insertEntryTexts(trx, TABLES.search, after, through),
+        stopped,
+      );
+      if (filled) markTrigramsComplete(strapi, true);
+      return filled;
     },
 
     async compact(stopped) {
@@ -403,9 +527,10 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
 
     async filter(query, words, documentColumn, { forPage }) {
       const { indexed, scanned } = wordsByIndex(words);
+      const matching = indexed.length > 0 ? await matchingOf(indexed) : null;
       // FTS5 MATCH has no query-builder form.
-      if (indexed.length > 0) {
-        const { table, match } = await matchingOf(indexed);
+      if (matching !== null) {
+        const { table, match } = matching;
         if (forPage) {
           // Each article the page walks is looked up in the index by its entry's id: the walk
           // stops after a page, so a common word's matches are neither listed nor mapped to their
@@ -429,7 +554,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
           ]);
         }
       }
-      for (const word of scanned) scanFor(query, word, true);
+      for (const word of matching === null ? words : scanned) scanFor(query, word, true);
     },
 
     rank(query, words) {
@@ -468,6 +593,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       if (indexed.length === 0 || scanned.length > 0) return null;
       const scoring = scoringOf(indexed);
       const matching = await matchingOf(indexed);
+      if (matching === null) return null;
       // The best offset + limit and some more: the page is right once a match past its end differs
       // from its last (every match equal to the last is then among them, in newest-first order)
       // or every match is read. Equal scores are common (articles of one length with one count of
@@ -502,7 +628,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async similarWords(word, limit) {
       const folded = foldCase(word);
       const characters = [...folded];
-      if (characters.length < 3 || !indexComplete(strapi)) return [];
+      if (characters.length < 3 || !indexComplete(strapi) || !trigramsComplete(strapi)) return [];
       // The index holds trigrams, not words: the articles holding most of the word's pieces
       // (bm25 ranks those holding more, rarer ones first) are read, and their words that share
       // a piece are the candidates. Bounded: a few articles, each up to its first 20,000 characters.
