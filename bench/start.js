@@ -4,10 +4,12 @@
 // How soon our app answers after it starts on a seeded SQLite file, with its tag and search index
 // as the file has it: complete (a restart), or missing or partly built (a new or imported file),
 // in which case the index is built in the background while the app answers. Reports the seconds
-// to the first answer, what a search and a tag filter cost while the index is built (they read
-// the articles), and with --until-indexed how long the build took (--watch-build S: at most S
-// seconds of it). While it watches the build it samples the process's resident memory, and it
-// reports the peak: the app runs with the Node options `npm start` gives it (V8's heap cap).
+// to the first answer, what two searches, a tag filter and the list cost while the index is built
+// (they read the articles), and with --until-indexed when the index was complete and when the
+// trigram index, which the app fills after it, was too, with the same reads in between
+// (--watch-build S: at most S seconds of it). While it watches the build it samples the process's
+// resident memory, and it reports the peak: the app runs with the Node options `npm start` gives
+// it (V8's heap cap).
 //
 //   node bench/start.js [--articles 1000000] [--until-indexed | --watch-build S] [--fresh-index] [--skip-build]
 //
