@@ -77,10 +77,9 @@ async function addArticleIdColumn(db: Knex): Promise<void> {
   });
 }
 
-/** The id of the newest entry (artikel_search_docs), 0 without one. */
-async function lastEntryId(db: Knex): Promise<number> {
-  const row = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
-  return Number(row?.id ?? 0);
+/** Whether a backfill (a table of one row: the entries with ids in (after_id, through_id] lack something) is pending. */
+async function backfillPending(db: Knex, table: string): Promise<boolean> {
+  return (await firstRow(db(table).select('through_id'))) !== undefined;
 }
 
 /**
@@ -126,36 +125,6 @@ async function keepWords(db: Knex, wordsSql: string, bindings: Array<string | nu
 async function keepHarvestedWords(db: Knex): Promise<void> {
   await keepWords(db, `SELECT term FROM temp.${HARVEST_WORDS}`);
   await db.raw(`INSERT INTO temp.${HARVEST} (${HARVEST}) VALUES ('delete-all')`);
-}
-
-/**
- * Runs one backfill (a table of one row: the entries with ids in (after_id, through_id] lack
- * something) a few entries per transaction until none is left (true) or `stopped` holds (false).
- * `fill` adds what the entries with ids in (after, through] lack; through_id is read again each
- * time, so entries a write adds meanwhile with what they lack (see add) are filled too.
- */
-async function drainBackfill(
-  strapi: Core.Strapi,
-  table: string,
-  entriesPerStep: number,
-  fill: (trx: Knex, after: number, through: number) => Promise<void>,
-  stopped: () => boolean,
-): Promise<boolean> {
-  while (!stopped()) {
-    const done = await inTransaction(strapi, async ({ trx }) => {
-      const pending = (await firstRow(trx(table).select('after_id', 'through_id'))) as { after_id: number; through_id: number } | undefined;
-      if (pending === undefined) return true;
-      const [after, through] = [Number(pending.after_id), Number(pending.through_id)];
-      const next = Math.min(after + entriesPerStep, through);
-      await fill(trx, after, next);
-      if (next >= through) await trx(table).delete();
-      else await trx(table).update({ after_id: next });
-      return next >= through;
-    });
-    if (done) return true;
-    await yieldToEventLoop();
-  }
-  return false;
 }
 
 /**
@@ -213,7 +182,8 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
   const add = async (db: Knex, scope: { documentId: string } | { afterId: number; throughId: number }): Promise<number[]> => {
     const [filter, bindings] =
       'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
-    const lastDocsId = await lastEntryId(db);
+    const before = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
+    const lastDocsId = Number(before?.id ?? 0);
     await db.raw(
       `INSERT INTO ${TABLES.searchDocuments} (document_id, article_id)
        SELECT a.document_id, a.id FROM ${TABLES.articles} a
@@ -222,8 +192,16 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
        ORDER BY a.id`,
       bindings,
     );
-    const lastAdded = await lastEntryId(db);
-    if (lastAdded === lastDocsId) return [];
+    // The entries just added, read once: their articles are returned, the newest id bounds the backfills' ranges.
+    const added = (await db(TABLES.searchDocuments)
+      .select('id', 'article_id')
+      .where('id', '>', lastDocsId)
+      .orderBy('article_id')) as Array<{
+      id: number | string;
+      article_id: number | string;
+    }>;
+    if (added.length === 0) return [];
+    const lastAdded = added.reduce((newest, row) => Math.max(newest, Number(row.id)), lastDocsId);
     const trigramsLater = await laterFor(db, TABLES.searchTrigramBackfill, 'afterId' in scope, lastDocsId, lastAdded);
     // Searches only the trigram index answers read the articles until it holds these entries.
     if (trigramsLater) markTrigramsComplete(strapi, false);
@@ -238,19 +216,16 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     if (!wordsLater) await prepareHarvest(db);
     for (const table of indexes) await insertEntryTexts(db, table, lastDocsId, null);
     if (!wordsLater) await keepHarvestedWords(db);
-    const rows = (await db(TABLES.searchDocuments).select('article_id').where('id', '>', lastDocsId).orderBy('article_id')) as Array<{
-      article_id: number | string;
-    }>;
-    return rows.map((row) => Number(row.article_id));
+    return added.map((row) => Number(row.article_id));
   };
 
   /**
-   * Whether what the backfill `table` adds later (see fillTrigrams, fillVocabulary) is left out of the entries with
+   * Whether what the backfill `table` adds later (see backfillPending, fillTrigrams, fillVocabulary) is left out of the entries with
    * ids in (lastDocsId, lastAdded]: while a backfill is pending, for every entry (its range then
    * reaches them), or for a build's (`begin`), which starts one.
    */
   const laterFor = async (db: Knex, table: string, begin: boolean, lastDocsId: number, lastAdded: number): Promise<boolean> => {
-    if ((await firstRow(db(table).select('through_id'))) !== undefined) {
+    if (await backfillPending(db, table)) {
       await db(table).update({ through_id: lastAdded });
       return true;
     }
@@ -427,8 +402,8 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
           `INSERT INTO ${TABLES.searchVocabularyBackfill} (after_id, through_id) SELECT 0, COALESCE(max(id), 0) FROM ${TABLES.searchDocuments}`,
         );
       }
-      markVocabularyComplete(strapi, (await firstRow(knex()(TABLES.searchVocabularyBackfill).select('through_id'))) === undefined);
-      markTrigramsComplete(strapi, (await firstRow(knex()(TABLES.searchTrigramBackfill).select('through_id'))) === undefined);
+      markVocabularyComplete(strapi, !(await backfillPending(knex(), TABLES.searchVocabularyBackfill)));
+      markTrigramsComplete(strapi, !(await backfillPending(knex(), TABLES.searchTrigramBackfill)));
       // Earlier versions paused FTS5's automatic merging during a build; written on every boot, so a
       // build of theirs cut off by a stop or a crash does not leave it paused. (FTS5 takes the value
       // as an integer only, and better-sqlite3 binds a number as a real: it is written into the SQL.)
@@ -440,7 +415,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       // start's build): every term of the word index, in order, a few per transaction; entries
       // added meanwhile bring their own (see add). At 100,000 articles the 2,071 terms took 0.55 s
       // to read (the whole index's lists), the harvest of the same entries 6 s.
-      if ((await firstRow(knex()(TABLES.searchVocabularyBackfill).select('through_id'))) === undefined) return true;
+      if (!(await backfillPending(knex(), TABLES.searchVocabularyBackfill))) return true;
       for (let after = ''; !stopped();) {
         const last = await inTransaction(strapi, async ({ trx }) => {
           await trx.raw(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${INDEX_TERMS} USING fts5vocab(main, ${TABLES.searchWords}, row)`);
@@ -465,16 +440,27 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     },
 
     async fillTrigrams(stopped) {
-      // The entries a build added to the word index only (see add), and a write's meanwhile.
-      const filled = await drainBackfill(
-        strapi,
-        TABLES.searchTrigramBackfill,
-        TRIGRAM_BACKFILL_ENTRIES,
-        (trx, after, through) => insertEntryTexts(trx, TABLES.search, after, through),
-        stopped,
-      );
-      if (filled) markTrigramsComplete(strapi, true);
-      return filled;
+      // The entries a build added to the word index only (see add), a few per transaction. The
+      // range's end is read again each time: a write's entry made meanwhile widened it.
+      while (!stopped()) {
+        const filled = await inTransaction(strapi, async ({ trx }) => {
+          const pending = (await firstRow(trx(TABLES.searchTrigramBackfill).select('after_id', 'through_id'))) as
+            { after_id: number; through_id: number } | undefined;
+          if (pending === undefined) return true;
+          const [after, through] = [Number(pending.after_id), Number(pending.through_id)];
+          const next = Math.min(after + TRIGRAM_BACKFILL_ENTRIES, through);
+          await insertEntryTexts(trx, TABLES.search, after, next);
+          if (next >= through) await trx(TABLES.searchTrigramBackfill).delete();
+          else await trx(TABLES.searchTrigramBackfill).update({ after_id: next });
+          return next >= through;
+        });
+        if (filled) {
+          markTrigramsComplete(strapi, true);
+          return true;
+        }
+        await yieldToEventLoop();
+      }
+      return false;
     },
 
     async compact(stopped) {
