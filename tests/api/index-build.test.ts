@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
 import { createArticle, createCategory } from '../helpers/fixtures';
-import { withPostgres } from '../helpers/store';
+import { withPostgres, withSqliteFile } from '../helpers/store';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { eventually } from '../helpers/eventually';
 
@@ -97,12 +96,7 @@ const indexedCount = async (): Promise<number> => {
   const sql = 'SELECT COUNT(*) AS count FROM artikel_search_docs';
   if (app.store === 'postgres')
     return withPostgres(async (client) => Number((await client.query(sql)).rows[0].count), app.databaseName ?? undefined);
-  const database = new Database(app.databaseFile, { readonly: true });
-  try {
-    return Number((database.prepare(sql).get() as { count: number }).count);
-  } finally {
-    database.close();
-  }
+  return withSqliteFile(app.databaseFile, (database) => Number((database.prepare(sql).get() as { count: number }).count));
 };
 
 /**

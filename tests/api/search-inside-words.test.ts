@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { createArticle } from '../helpers/fixtures';
-import { currentStore } from '../helpers/store';
+import { currentStore, withSqliteFile } from '../helpers/store';
 import { listPage, slugsOf, type ListBody } from '../helpers/list-pages';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { eventually } from '../helpers/eventually';
@@ -100,14 +100,8 @@ describe('search words found inside the articles’ words', () => {
       }
       app = await startStrapi({ databaseFile: app.databaseFile, token: true });
       expect(await list('q=golden')).toEqual(before.alone);
-      const read = <Row>(sql: string): Row | undefined => {
-        const reader = new Database(app.databaseFile, { readonly: true });
-        try {
-          return reader.prepare(sql).get() as Row | undefined;
-        } finally {
-          reader.close();
-        }
-      };
+      const read = <Row>(sql: string): Row | undefined =>
+        withSqliteFile(app.databaseFile, (database) => database.prepare(sql).get() as Row | undefined);
       const pending = await eventually(
         () => read<{ pending: number }>('SELECT count(*) AS pending FROM artikel_search_vocabulary_backfill')?.pending,
         (count) => count === 0,
@@ -129,14 +123,12 @@ describe('search words found inside the articles’ words', () => {
         await createArticle(app.strapi, { title: `Awan ${index}`, slug: `awan-${index}`, content: 'Awan kelabu di atas laut.' });
       const before = { alone: await list('q=golden'), many: await list('q=qwz'), clouds: await list('q=awan&limit=20') };
       expect(before.clouds.meta.pagination.total).toBe(12);
-      const parts = (): number => {
-        const database = new Database(app.databaseFile, { readonly: true });
-        try {
-          return (database.prepare('SELECT count(DISTINCT segid) AS parts FROM artikel_search_words_idx').get() as { parts: number }).parts;
-        } finally {
-          database.close();
-        }
-      };
+      const parts = (): number =>
+        withSqliteFile(
+          app.databaseFile,
+          (database) =>
+            (database.prepare('SELECT count(DISTINCT segid) AS parts FROM artikel_search_words_idx').get() as { parts: number }).parts,
+        );
       expect(parts()).toBeGreaterThan(1);
       await app.stop({ keepDatabase: true });
       app = await startStrapi({ databaseFile: app.databaseFile, token: true });

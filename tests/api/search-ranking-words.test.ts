@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { withSqliteFile } from '../helpers/store';
 import { createArticle } from '../helpers/fixtures';
 import { listPage, slugsOf, type ListBody } from '../helpers/list-pages';
 import { startStrapi, type TestApp } from '../helpers/strapi';
@@ -95,14 +95,11 @@ describe('sort=relevance over words found inside longer words', () => {
     expect(slugsOf(relevant)).toEqual(['judul', 'dalam-lama', 'kata-sering', 'dalam-baru', 'dalam-sering']);
     if (app.store !== 'sqlite') return;
     // The word index holds one entry per published article, as the trigram index does.
-    const database = new Database(app.databaseFile, { readonly: true });
-    try {
+    withSqliteFile(app.databaseFile, (database) => {
       const count = (table: string) =>
         (database.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH 'tanpa'`).get() as { n: number }).n;
       expect(count('artikel_search_words')).toBe(count('artikel_search'));
       expect(count('artikel_search_words')).toBe(1);
-    } finally {
-      database.close();
-    }
+    });
   });
 });

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { createArticle } from '../helpers/fixtures';
-import { currentStore } from '../helpers/store';
+import { currentStore, withSqliteFile } from '../helpers/store';
 import { listPage, slugsOf } from '../helpers/list-pages';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 import { eventually } from '../helpers/eventually';
@@ -51,12 +51,7 @@ const EXPECTED = {
 
 /** Reads the app's file on a connection of its own. */
 function readFile<Row>(sql: string): Row {
-  const reader = new Database(app.databaseFile, { readonly: true });
-  try {
-    return reader.prepare(sql).get() as Row;
-  } finally {
-    reader.close();
-  }
+  return withSqliteFile(app.databaseFile, (database) => database.prepare(sql).get() as Row);
 }
 
 /** How many entries each search index holds, and how many articles are published. */

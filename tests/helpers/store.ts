@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import Database from 'better-sqlite3';
 
 /**
  * Which store the suite runs on: SQLite by default (`npm test`), PostgreSQL when the environment
@@ -72,6 +73,19 @@ export async function withPostgres<T>(work: (client: PgClient) => Promise<T>, da
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Runs `work` on a read-only connection of its own to a SQLite file (what is stored, read behind the
+ * service, whose write connection may be held), then closes it.
+ */
+export function withSqliteFile<T>(file: string, work: (database: Database.Database) => T): T {
+  const database = new Database(file, { readonly: true });
+  try {
+    return work(database);
+  } finally {
+    database.close();
   }
 }
 

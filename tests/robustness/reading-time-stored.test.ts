@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { removeServiceDatabase, runSqlBehindTheService, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 import { reportFigure } from '../helpers/robustness';
-import { currentStore, postgresDatabaseFor, withPostgres } from '../helpers/store';
+import { currentStore, postgresDatabaseFor, withPostgres, withSqliteFile } from '../helpers/store';
 import { eventually } from '../helpers/eventually';
 
 let folder: string;
@@ -91,10 +90,5 @@ async function countNull(): Promise<number> {
   const sql = 'SELECT count(*) AS n FROM articles WHERE reading_time IS NULL';
   if (currentStore() === 'postgres')
     return withPostgres(async (client) => Number((await client.query(sql)).rows[0].n), postgresDatabaseFor(databaseFile));
-  const database = new Database(databaseFile, { readonly: true });
-  try {
-    return Number((database.prepare(sql).get() as { n: number }).n);
-  } finally {
-    database.close();
-  }
+  return withSqliteFile(databaseFile, (database) => Number((database.prepare(sql).get() as { n: number }).n));
 }
