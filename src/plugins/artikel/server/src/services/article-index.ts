@@ -6,6 +6,7 @@ import { searchIndex } from '../repositories/search';
 import { tagIndex } from '../repositories/tags';
 import { rowsWithoutReadingTime, storeReadingTime } from '../repositories/reading-times';
 import { inTransaction } from '../infrastructure/transactions';
+import { withBulkWrites } from '../infrastructure/bulk-writes';
 import { textWork } from '../infrastructure/text-work';
 import { yieldToEventLoop } from '../utils/event-loop';
 import { getService } from '../infrastructure/get-service';
@@ -45,20 +46,22 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
     await tags().removeUnindexed();
     let added = 0;
     const lastId = await search().lastArticleId();
-    for (let afterId = 0; afterId < lastId && !stopped; afterId += BUILD_CHUNK_IDS) {
-      const chunk = await inTransaction(strapi, async () => {
-        // A concurrent write of an article indexes it in its own transaction; taking turns with
-        // them keeps a chunk from indexing a row that a write replaces meanwhile.
-        await lockUntilCommit(strapi, 'article-writes');
-        const articleIds = await search().addMissing(afterId, afterId + BUILD_CHUNK_IDS);
-        await tags().add(articleIds);
-        return articleIds;
-      });
-      if (Math.floor((added + chunk.length) / PROGRESS_EVERY) > Math.floor(added / PROGRESS_EVERY))
-        strapi.log.info(`artikel: index: ${added + chunk.length} articles added`);
-      added += chunk.length;
-      await yieldToEventLoop();
-    }
+    await withBulkWrites(strapi, async () => {
+      for (let afterId = 0; afterId < lastId && !stopped; afterId += BUILD_CHUNK_IDS) {
+        const chunk = await inTransaction(strapi, async () => {
+          // A concurrent write of an article indexes it in its own transaction; taking turns with
+          // them keeps a chunk from indexing a row that a write replaces meanwhile.
+          await lockUntilCommit(strapi, 'article-writes');
+          const articleIds = await search().addMissing(afterId, afterId + BUILD_CHUNK_IDS);
+          await tags().add(articleIds);
+          return articleIds;
+        });
+        if (Math.floor((added + chunk.length) / PROGRESS_EVERY) > Math.floor(added / PROGRESS_EVERY))
+          strapi.log.info(`artikel: index: ${added + chunk.length} articles added`);
+        added += chunk.length;
+        await yieldToEventLoop();
+      }
+    });
     // What the chunks left for the build's end (SQLite: the words of a start's build's entries).
     if (stopped || !(await search().fillVocabulary(() => stopped))) return;
     await recount();
