@@ -105,6 +105,8 @@ const untilFilled = (entries: number) =>
     expect(matchesIn('artikel_search', 'ähnlich')).toBe(0);
     const newest = readFile<{ id: number }>('SELECT max(id) AS id FROM artikel_search_docs').id;
     expect(readFile<{ through: number }>('SELECT through_id AS through FROM artikel_search_trigram_backfill').through).toBe(newest);
+    // "Did you mean" meanwhile: its candidates are the vocabulary's words, which the trigram index is not needed for.
+    expect((await listPage(app, 'q=lichd')).meta.suggestion).toBe('licht');
 
     await app.strapi.plugin('artikel').service('article-index').reconcile();
     expect(await untilFilled(4)).toEqual({ entries: 4, trigramEntries: 4, pendingFills: 0 });

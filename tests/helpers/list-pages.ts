@@ -3,7 +3,7 @@ import type { TestApp } from './strapi';
 /** A page of the public list as a front end reads it (JSON of GET /api/artikel). */
 export interface ListBody {
   data: Array<{ slug: string }>;
-  meta: { pagination: { page: number; limit: number; total: number; page_count: number } };
+  meta: { pagination: { page: number; limit: number; total: number; page_count: number }; suggestion?: string | null };
   links: { next: string | null };
 }
 

@@ -63,6 +63,10 @@ interface Reader {
 
 // The read-only connection of each Strapi instance (one in the app; several in the tests' restarts).
 const readers = new WeakMap<Core.Strapi, Reader>();
+// Strapi instances whose read-only connection was closed: a read still under way when the app
+// stops (a background fill's) must not open another, whose pool would outlive the app; it reads
+// on the app's own connection, as on PostgreSQL.
+const closed = new WeakSet<Core.Strapi>();
 
 /**
  * A second connection to the SQLite file, read-only, set up as the first (Strapi's pragmas and the
@@ -113,7 +117,7 @@ function readerOf(strapi: Core.Strapi): Reader {
  * its own writes); on PostgreSQL, the pool.
  */
 export function readDatabase(strapi: Core.Strapi): Knex {
-  if (!isSqlite(strapi) || strapi.db.inTransaction() || openTransaction() !== undefined) return database(strapi);
+  if (!isSqlite(strapi) || closed.has(strapi) || strapi.db.inTransaction() || openTransaction() !== undefined) return database(strapi);
   return readerOf(strapi).knex;
 }
 
@@ -165,6 +169,7 @@ export async function longReadRows(strapi: Core.Strapi, query: CompilableQuery):
 
 /** Closes the read-only connection and the long-read thread (on SQLite), when the app stops. */
 export async function closeReadDatabase(strapi: Core.Strapi): Promise<void> {
+  closed.add(strapi);
   const reader = readers.get(strapi);
   readers.delete(strapi);
   await closeLongReads(strapi);

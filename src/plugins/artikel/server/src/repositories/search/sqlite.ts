@@ -21,14 +21,13 @@ import {
   splitSearchWords,
 } from '../../utils/search-words';
 import type { DialectSearch } from './index';
-import { COLUMN_WEIGHTS, lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
+import { COLUMN_WEIGHTS, orderByTextScore, scanFor, staleEntries } from './shared';
 
 const FTS_DEFAULT_AUTOMERGE = 4;
 // bm25()'s weight of each indexed column, in the table's column order (title, content, tags).
 const BM25_WEIGHTS = `${COLUMN_WEIGHTS.title}.0, ${COLUMN_WEIGHTS.content}.0, ${COLUMN_WEIGHTS.tags}.0`;
-// "Did you mean": the articles read for candidate words, and how much of each one's content.
-const SUGGESTION_ARTICLES = 30;
-const SUGGESTION_CONTENT_CHARACTERS = 20_000;
+// "Did you mean": the vocabulary words read for candidates, those holding most of the misspelt word's pieces.
+const SUGGESTION_WORDS = 200;
 // The pieces of a misspelt word looked up: four characters each (two trigrams in a row, far rarer
 // than one), three for a word of three or four characters.
 const SUGGESTION_PIECE = 4;
@@ -614,30 +613,28 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async similarWords(word, limit) {
       const folded = foldCase(word);
       const characters = [...folded];
-      if (characters.length < 3 || !indexComplete(strapi) || !trigramsComplete(strapi)) return [];
-      // The index holds trigrams, not words: the articles holding most of the word's pieces
-      // (bm25 ranks those holding more, rarer ones first) are read, and their words that share
-      // a piece are the candidates. Bounded: a few articles, each up to its first 20,000 characters.
+      if (characters.length < 3 || !indexComplete(strapi) || !vocabularyComplete(strapi)) return [];
+      // The vocabulary holds every word of the word index, with a trigram index of its own: the
+      // words holding most of the misspelt word's pieces (bm25 ranks those holding more, rarer
+      // ones first) are the candidates, ordered by how many they hold. No article is read, and
+      // the trigram index of the articles, filled last after a build, is not needed.
       const size = characters.length <= SUGGESTION_PIECE ? 3 : SUGGESTION_PIECE;
       const pieces = new Set<string>();
       for (let start = 0; start + size <= characters.length; start += 1) pieces.add(characters.slice(start, start + size).join(''));
       const rows = (await longReadRows(
         strapi,
         readDatabase(strapi).raw(
-          `SELECT a.title, a.tags, substr(a.content, 1, ${SUGGESTION_CONTENT_CHARACTERS}) AS content
-           FROM (SELECT rowid AS id FROM ${TABLES.search} WHERE ${TABLES.search} MATCH ? ORDER BY rank LIMIT ${SUGGESTION_ARTICLES}) s
-           JOIN ${TABLES.searchDocuments} d ON d.id = s.id JOIN ${TABLES.articles} a ON a.id = d.article_id`,
+          `SELECT v.word FROM (SELECT rowid AS id FROM ${TABLES.searchVocabularyTrigrams} WHERE ${TABLES.searchVocabularyTrigrams} MATCH ?
+             ORDER BY rank LIMIT ${SUGGESTION_WORDS}) t CROSS JOIN ${TABLES.searchVocabulary} v ON v.id = t.id`,
           [ftsAnyOf([...pieces])],
         ),
-      )) as Array<{ title: string | null; tags: string | null; content: string | null }>;
+      )) as Array<{ word: string }>;
       const candidates = new Map<string, number>();
-      for (const row of rows) {
-        for (const candidate of lettersAndDigits(foldCase(`${row.title ?? ''} ${row.tags ?? ''} ${row.content ?? ''}`))) {
-          if (candidate === folded || candidates.has(candidate)) continue;
-          let shared = 0;
-          for (const piece of pieces) if (candidate.includes(piece)) shared += 1;
-          if (shared > 0) candidates.set(candidate, shared);
-        }
+      for (const { word: candidate } of rows) {
+        if (candidate === folded || candidates.has(candidate)) continue;
+        let shared = 0;
+        for (const piece of pieces) if (candidate.includes(piece)) shared += 1;
+        if (shared > 0) candidates.set(candidate, shared);
       }
       return [...candidates]
         .sort((first, second) => second[1] - first[1] || first[0].localeCompare(second[0]))
