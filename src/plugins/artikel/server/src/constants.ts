@@ -68,6 +68,8 @@ export const VIEW_COUNT_VIEWS_INDEX = 'artikel_view_counts_views';
 export const PUBLISHED_ARTICLE_IDS_INDEX = 'artikel_published_article_ids';
 /** The articles with a schedule (a partial index): see services/scheduled-publishing.ts. */
 export const SCHEDULED_ARTICLES_INDEX = 'artikel_scheduled_articles';
+/** The article rows without a stored reading time (a partial index): see repositories/reading-times.ts. */
+export const UNCOUNTED_READING_TIMES_INDEX = 'artikel_uncounted_reading_times';
 
 /** The longest Idempotency-Key the contract takes, in characters (its stored column is as wide). */
 export const IDEMPOTENCY_KEY_LENGTH = 255;

@@ -10,10 +10,9 @@ export interface UncountedRow {
 
 /**
  * Rows written before reading times were counted at write time (or by a tool behind the Document
- * Service, an old export's import), a batch of them after `afterId`, in id order. Nothing indexes
- * the column: where every row is counted, which is every start but the first after an import, the
- * statement reads the whole table to find none (8.7 s at a million articles, from a start's
- * cold file). On SQLite it runs on the long-read thread, not on the service's one.
+ * Service, an old export's import), a batch of them after `afterId`, in id order: read through the
+ * partial index of such rows (see plugin-tables), so a start that finds none reads nothing. On
+ * SQLite it runs on the long-read thread, not on the service's one.
  */
 export async function rowsWithoutReadingTime(strapi: Core.Strapi, afterId: number, limit: number): Promise<UncountedRow[]> {
   const rows = (await longReadRows(
