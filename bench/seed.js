@@ -22,7 +22,7 @@ const { STORES, describeStore, postgresStore, sqliteStore } = require('./lib/sto
 const { CATEGORIES } = require('./lib/vocabulary');
 
 // Bump when the generated data changes, so an older seeded file is not mistaken for the new one.
-const SEED_FORMAT = 2;
+const SEED_FORMAT = 3;
 const ARTICLES_PER_TRANSACTION = 1000;
 
 function seededFiles(articles) {

@@ -152,6 +152,8 @@ function createArticleGenerator(seed = 20260101) {
       metaTitle: articleTitle,
       metaDescription: summary,
       metaKeywords: null,
+      // Stored with the content, as the plugin's writes store it (a row without one is counted by the next start).
+      readingTime: pluginContent().readingTimeMinutes(markdown),
       categoryIndex: categoryPick(),
       createdAt,
       updatedAt,

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { TABLES } from '../../constants';
+import { PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../../constants';
 import {
   indexComplete,
   markTrigramsComplete,
@@ -168,9 +168,12 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
 
   /**
    * Indexes published articles that have no entry yet: the one document given, or those of article
-   * ids `afterId` + 1 to `throughId`. Returns the ids of the article rows indexed. The unary + and
-   * CROSS JOIN pin the plans to id ranges: with the published_at index SQLite would read every
-   * published article for each chunk.
+   * ids `afterId` + 1 to `throughId`. Returns the ids of the article rows indexed. A range is read
+   * through the index of published ids (INDEXED BY pins the plan to it: with the published_at index
+   * SQLite would read every published article for each chunk), so a chunk reads the first page of
+   * each published row for its document id and never a draft row, whose published_at lies past its
+   * text: reading it walked each draft's overflow pages, half the rows of a build. For a document, the
+   * unary + keeps the plan on its document_id index.
    *
    * A build's entries go into the word index (and their words into the vocabulary) at once, and
    * into the trigram index after it, in the background (see fillTrigrams): of a build's time at
@@ -179,14 +182,20 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * transaction of its own, after which every entry is added to both.
    */
   const add = async (db: Knex, scope: { documentId: string } | { afterId: number; throughId: number }): Promise<number[]> => {
-    const [filter, bindings] =
-      'documentId' in scope ? ['a.document_id = ?', [scope.documentId]] : ['a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
+    const [rows, filter, bindings] =
+      'documentId' in scope
+        ? [`${TABLES.articles} a`, '+a.published_at IS NOT NULL AND a.document_id = ?', [scope.documentId]]
+        : [
+            `${TABLES.articles} a INDEXED BY ${PUBLISHED_ARTICLE_IDS_INDEX}`,
+            'a.published_at IS NOT NULL AND a.id > ? AND a.id <= ?',
+            [scope.afterId, scope.throughId],
+          ];
     const before = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
     const lastDocsId = Number(before?.id ?? 0);
     await db.raw(
       `INSERT INTO ${TABLES.searchDocuments} (document_id, article_id)
-       SELECT a.document_id, a.id FROM ${TABLES.articles} a
-       WHERE +a.published_at IS NOT NULL AND ${filter}
+       SELECT a.document_id, a.id FROM ${rows}
+       WHERE ${filter}
          AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)
        ORDER BY a.id`,
       bindings,
