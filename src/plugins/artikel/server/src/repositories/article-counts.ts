@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { TABLES } from '../constants';
+import { PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../constants';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { database, readRows } from '../infrastructure/transactions';
 import { parseTags, tagKey } from '../utils/tags';
@@ -148,17 +148,28 @@ export const articleCounts = (strapi: Core.Strapi) => {
     /**
      * Counts every category again, in the current transaction: after a category write that moved
      * articles between categories (the category's own `articles` field), which the article
-     * pipeline does not see. SQLite is told to start from the articles (CROSS JOIN fixes the
-     * order), reading the published ids' index instead of looking up every link's article row.
+     * pipeline does not see. On SQLite, one category at a time: its links in the links' category
+     * index, each article looked up in the published ids' index (never its row). A GROUP BY over
+     * every published article's link sorted them all first, in memory (temp_store), 44 MB at a
+     * million articles, above the service's memory cap at the end of a build. PostgreSQL groups
+     * them in a hash table within its work_mem.
      */
     async recountCategories(): Promise<void> {
       const db = database(strapi);
       await db.raw(`DELETE FROM ${T} WHERE kind = 'category'`);
       await db.raw(
-        `INSERT INTO ${T} (kind, subject, articles)
-           SELECT 'category', CAST(l.category_id AS TEXT), count(*)
-           FROM ${TABLES.articles} a ${sqlite ? 'CROSS JOIN' : 'JOIN'} ${TABLES.articleCategoryLinks} l ON l.article_id = a.id
-           WHERE a.published_at IS NOT NULL GROUP BY l.category_id`,
+        sqlite
+          ? `INSERT INTO ${T} (kind, subject, articles)
+               SELECT 'category', CAST(id AS TEXT), articles FROM (
+                 SELECT c.id, (SELECT count(*) FROM ${TABLES.articleCategoryLinks} l
+                   CROSS JOIN ${TABLES.articles} a INDEXED BY ${PUBLISHED_ARTICLE_IDS_INDEX} ON a.id = l.article_id
+                   WHERE l.category_id = c.id AND a.published_at IS NOT NULL) AS articles
+                 FROM ${TABLES.categories} c) AS counted
+               WHERE articles > 0`
+          : `INSERT INTO ${T} (kind, subject, articles)
+               SELECT 'category', CAST(l.category_id AS TEXT), count(*)
+               FROM ${TABLES.articles} a JOIN ${TABLES.articleCategoryLinks} l ON l.article_id = a.id
+               WHERE a.published_at IS NOT NULL GROUP BY l.category_id`,
       );
     },
 
