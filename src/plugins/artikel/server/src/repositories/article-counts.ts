@@ -150,9 +150,9 @@ export const articleCounts = (strapi: Core.Strapi) => {
      * articles between categories (the category's own `articles` field), which the article
      * pipeline does not see. On SQLite, one category at a time: its links in the links' category
      * index, each article looked up in the published ids' index (never its row). A GROUP BY over
-     * every published article's link sorted them all first, in memory (temp_store), 44 MB at a
-     * million articles, above the service's memory cap at the end of a build. PostgreSQL groups
-     * them in a hash table within its work_mem.
+     * every published article's link sorted them all first, in memory (temp_store): 44 MB at a
+     * million articles, which took the service's RSS past 400 MB at the end of a build. PostgreSQL
+     * groups them in a hash table within its work_mem.
      */
     async recountCategories(): Promise<void> {
       const db = database(strapi);
