@@ -1,7 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../constants';
+import { TABLES } from '../constants';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { database, readRows } from '../infrastructure/transactions';
+import { ARTICLES_BY_PUBLISHED_ID } from './articles/queries';
 import { parseTags, tagKey } from '../utils/tags';
 
 /**
@@ -162,7 +163,7 @@ export const articleCounts = (strapi: Core.Strapi) => {
           ? `INSERT INTO ${T} (kind, subject, articles)
                SELECT 'category', CAST(id AS TEXT), articles FROM (
                  SELECT c.id, (SELECT count(*) FROM ${TABLES.articleCategoryLinks} l
-                   CROSS JOIN ${TABLES.articles} a INDEXED BY ${PUBLISHED_ARTICLE_IDS_INDEX} ON a.id = l.article_id
+                   CROSS JOIN ${ARTICLES_BY_PUBLISHED_ID} ON a.id = l.article_id
                    WHERE l.category_id = c.id AND a.published_at IS NOT NULL) AS articles
                  FROM ${TABLES.categories} c) AS counted
                WHERE articles > 0`

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../../constants';
+import { TABLES } from '../../constants';
 import { isSqlite } from '../../infrastructure/database-dialect';
 import { readDatabase, readRows, type Knex, type RawSql } from '../../infrastructure/transactions';
-import { CATEGORY_JOINS, NEWEST_FIRST, publishedSummaries, SUMMARY_COLUMNS, SUMMARY_JOINS } from './queries';
+import { ARTICLES_BY_PUBLISHED_ID, CATEGORY_JOINS, NEWEST_FIRST, publishedSummaries, SUMMARY_COLUMNS, SUMMARY_JOINS } from './queries';
 import { type ArticleRecord, parseSummaryRow, type SummaryRow } from './rows';
 
 export type QueryBuilder = ReturnType<Knex>;
@@ -25,11 +25,7 @@ export const publishedRowsOf = (strapi: Core.Strapi) => {
    * chooses it by itself.
    */
   const publishedRowsById = (): QueryBuilder =>
-    sqlite
-      ? knex()
-          .from(knex().raw('?? AS a INDEXED BY ??', [TABLES.articles, PUBLISHED_ARTICLE_IDS_INDEX]))
-          .whereNotNull('a.published_at')
-      : publishedRows();
+    sqlite ? knex().from(knex().raw(ARTICLES_BY_PUBLISHED_ID)).whereNotNull('a.published_at') : publishedRows();
 
   /** Published article rows with their category link (`l`) and category (`c`). */
   const published = (): QueryBuilder => publishedRows().joinRaw(CATEGORY_JOINS);

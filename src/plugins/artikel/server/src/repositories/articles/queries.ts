@@ -1,4 +1,4 @@
-import { ARTICLE_UID, PHOTO_FILE_FIELDS, TABLES } from '../../constants';
+import { ARTICLE_UID, PHOTO_FILE_FIELDS, PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../../constants';
 import { limitSql } from '../../infrastructure/row-limits';
 
 // The columns of SummaryRow, as summaryRows selects them.
@@ -40,6 +40,14 @@ export const SUMMARY_JOINS = `${CATEGORY_JOINS} ${COVER_JOINS} LEFT JOIN ${TABLE
 // The list order: newest published first, then newest created, then by document id, which keeps
 // its place when an edit republishes the article as a new row (see domain/list-cursor.ts). The
 // index articles_published_at_idx holds these three columns in this order.
+/**
+ * SQLite: the article rows (alias `a`) read through the index of published ids, for a query that
+ * picks rows by id and asks `a.published_at IS NOT NULL`: a row's published_at lies past its text,
+ * in its overflow pages, so the index answers it without reading the row. INDEXED BY: the planner
+ * takes the index by itself only once ANALYZE has run.
+ */
+export const ARTICLES_BY_PUBLISHED_ID = `${TABLES.articles} a INDEXED BY ${PUBLISHED_ARTICLE_IDS_INDEX}`;
+
 export const NEWEST_FIRST = 'a.published_at DESC, a.created_at DESC, a.document_id DESC';
 const OLDEST_FIRST = 'a.published_at ASC, a.created_at ASC, a.document_id ASC';
 const POSITION = '(a.published_at, a.created_at, a.document_id)';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { PUBLISHED_ARTICLE_IDS_INDEX, TABLES } from '../../constants';
+import { TABLES } from '../../constants';
 import {
   indexComplete,
   markTrigramsComplete,
@@ -8,7 +8,7 @@ import {
   vocabularyComplete,
 } from '../../infrastructure/index-state';
 import { firstRow, INSERT_BATCH_ROWS, limitSql } from '../../infrastructure/row-limits';
-import { NEWEST_FIRST } from '../articles/queries';
+import { ARTICLES_BY_PUBLISHED_ID, NEWEST_FIRST } from '../articles/queries';
 import { database, inTransaction, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
 import { yieldToEventLoop } from '../../utils/event-loop';
 import {
@@ -185,11 +185,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     const [rows, filter, bindings] =
       'documentId' in scope
         ? [`${TABLES.articles} a`, '+a.published_at IS NOT NULL AND a.document_id = ?', [scope.documentId]]
-        : [
-            `${TABLES.articles} a INDEXED BY ${PUBLISHED_ARTICLE_IDS_INDEX}`,
-            'a.published_at IS NOT NULL AND a.id > ? AND a.id <= ?',
-            [scope.afterId, scope.throughId],
-          ];
+        : [ARTICLES_BY_PUBLISHED_ID, 'a.published_at IS NOT NULL AND a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
     const before = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
     const lastDocsId = Number(before?.id ?? 0);
     await db.raw(
