@@ -5,8 +5,9 @@
 // as the file has it: complete (a restart), or missing or partly built (a new or imported file),
 // in which case the index is built in the background while the app answers. Reports the seconds
 // to the first answer, what two searches, a tag filter and the list cost while the index is built
-// (they read the articles) or, on a complete index, right after the first answer, and with --until-indexed when the index was complete and when the
-// trigram index, which the app fills after it, was too, with the same reads in between
+// (they read the articles) or, on a complete index, right after the first answer, and with
+// --until-indexed when the index was complete and when the trigram index, which the app fills
+// after it, was too, with the same reads in between
 // (--watch-build S: at most S seconds of it). While it watches the build it samples the process's
 // resident memory, and it reports the peak: the app runs with the Node options `npm start` gives
 // it (V8's heap cap).
@@ -142,36 +143,26 @@ async function main() {
     const building = !complete;
     result.buildingInBackground = building;
     const READS = ['/api/artikel?q=golden', '/api/artikel?q=ang', '/api/artikel?tag=portrait', '/api/artikel'];
-    if (!building) {
-      // On a complete index, right after the first answer, beside the start's own background work
-      // (the look for rows without a reading time, the word index's merge): nothing should wait on it.
+    /**
+     * Each of READS once, in turn, timed: into `answers`, and said with `when`.
+     * @param {string} when
+     * @param {Awaited<ReturnType<typeof timedGet>>[]} answers
+     */
+    const timedReads = async (when, answers) => {
       for (const url of READS) {
         const answer = await timedGet(baseUrl, url);
-        result.afterStart.push(answer);
-        say(`[start] right after the start: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
+        answers.push(answer);
+        say(`[start] ${when}: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
       }
-    }
-    if (building) {
-      for (const url of READS) {
-        const answer = await timedGet(baseUrl, url);
-        result.duringBuild.push(answer);
-        say(`[start] while the index is built: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
-      }
-    }
+    };
+    // On a complete index, right after the first answer, beside the start's own background work
+    // (the look for rows without a reading time, the word index's merge): nothing should wait on it.
+    if (!building) await timedReads('right after the start', result.afterStart);
+    if (building) await timedReads('while the index is built', result.duringBuild);
     if (building && (options.untilIndexed || options.watchBuild > 0)) {
       // Once every article is in the word index, the same reads while the trigram index is filled.
-      const readWhileFilling = async () => {
-        for (const url of READS) {
-          const answer = await timedGet(baseUrl, url);
-          result.duringTrigramFill.push(answer);
-          say(`[start] while the trigram index is filled: ${url} answered ${answer.status} in ${answer.ms} ms (total ${answer.total})`);
-        }
-      };
-      const watched = await watchBuild(
-        store,
-        server,
-        options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000,
-        readWhileFilling,
+      const watched = await watchBuild(store, server, options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000, () =>
+        timedReads('while the trigram index is filled', result.duringTrigramFill),
       );
       result.buildWatch = { seconds: Math.round(watched.seconds), complete: watched.complete, samples: watched.samples };
       result.indexedSeconds = watched.indexedSeconds;
