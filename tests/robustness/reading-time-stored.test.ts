@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { knex } from 'knex';
+import { uncountedRowsQuery } from '../../src/plugins/artikel/server/src/repositories/reading-times';
 import { removeServiceDatabase, runSqlBehindTheService, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 import { reportFigure } from '../helpers/robustness';
 import { currentStore, postgresDatabaseFor, withPostgres, withSqliteFile } from '../helpers/store';
@@ -89,8 +91,10 @@ describe("a start's look for rows without a reading time", () => {
   it('reads them through an index of such rows, not every article row', async () => {
     const service = await start();
     await service.stop();
-    // The statement the start runs (repositories/reading-times.ts), planned on the store the service left.
-    const look = 'SELECT id, content FROM articles WHERE reading_time IS NULL AND id > 0 ORDER BY id LIMIT 200';
+    // The statement the start runs, from the repository itself, planned on the store the service left.
+    const statementWriter = knex({ client: currentStore() === 'postgres' ? 'pg' : 'better-sqlite3', useNullAsDefault: true });
+    const look = uncountedRowsQuery(statementWriter, 0, 200).toString();
+    await statementWriter.destroy();
     const plan =
       currentStore() === 'postgres'
         ? await withPostgres(async (client) => {

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
 import { TABLES } from '../constants';
 import { database, longReadRows, readDatabase } from '../infrastructure/transactions';
 
@@ -15,19 +16,16 @@ export interface UncountedRow {
  * SQLite it runs on the long-read thread, not on the service's one.
  */
 export async function rowsWithoutReadingTime(strapi: Core.Strapi, afterId: number, limit: number): Promise<UncountedRow[]> {
-  const rows = (await longReadRows(
-    strapi,
-    readDatabase(strapi)(TABLES.articles)
-      .select('id', 'content')
-      .whereNull('reading_time')
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit),
-  )) as Array<{
+  const rows = (await longReadRows(strapi, uncountedRowsQuery(readDatabase(strapi), afterId, limit))) as Array<{
     id: number | string;
     content: string | null;
   }>;
   return rows.map((row) => ({ id: Number(row.id), content: row.content }));
+}
+
+/** The statement of `rowsWithoutReadingTime`, on any connection (a test plans it on the store a service left). */
+export function uncountedRowsQuery(connection: Knex, afterId: number, limit: number): Knex.QueryBuilder {
+  return connection(TABLES.articles).select('id', 'content').whereNull('reading_time').where('id', '>', afterId).orderBy('id').limit(limit);
 }
 
 /** Stores a row's reading time, unless a write counted it meanwhile (from content this may not have read). */
