@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { createArticle, createCategory } from '../helpers/fixtures';
 import { currentStore, withPostgres, withSqliteFile } from '../helpers/store';
 import { startStrapi, type TestApp } from '../helpers/strapi';
@@ -174,6 +175,55 @@ describe('the index built in the background', () => {
     expect(await indexedCount()).toBe(4);
     const setting = (await app.strapi.db.connection.raw('PRAGMA wal_autocheckpoint')) as Array<{ wal_autocheckpoint: number }>;
     expect(setting[0].wal_autocheckpoint).toBe(1000);
+    expect(await answers()).toEqual(EXPECTED);
+  });
+
+  it("does not hold the service when a reader keeps an older snapshot at the build's end: the log is left for a later write to cut back", async () => {
+    // More articles than a build must add before its end checkpoints the log (SETTLE_AFTER), written
+    // behind the service as an import would; published in 2000, so no answer above changes.
+    const imported = 2_100;
+    await app.strapi.db.connection.raw(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${imported})
+       INSERT INTO articles (document_id, title, slug, content, reading_time, created_at, updated_at, published_at)
+       SELECT 'imported' || i, 'Imported ' || i, 'imported-' || i, 'An imported article.', 1, 946684800000, 946684800000, 946684800000 FROM n`,
+    );
+    // A reader of the file (a long search on the service's read thread, a backup) in the middle of a
+    // read: the log's frames written after its snapshot cannot be dropped until it ends.
+    const reader = new Database(app.databaseFile, { readonly: true });
+    let longestPauseMs = 0;
+    let last = performance.now();
+    const pauses = setInterval(() => {
+      const now = performance.now();
+      longestPauseMs = Math.max(longestPauseMs, now - last);
+      last = now;
+    }, 10);
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM articles').get();
+      last = performance.now();
+      await app.strapi.plugin('artikel').service('article-index').reconcile();
+      // The build's last statements resolve as promises, before any timer: one more turn of timers measures the pause they made.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      clearInterval(pauses);
+      reader.exec('COMMIT');
+      reader.close();
+    }
+    try {
+      expect(await indexedCount()).toBe(4 + imported);
+      // The build's chunks each hold the thread a few hundred milliseconds at most here; waiting for
+      // the reader in SQLite's busy handler held it for the whole busy_timeout, 5 s.
+      expect(longestPauseMs).toBeLessThan(2_500);
+      const [wait] = (await app.strapi.db.connection.raw('PRAGMA busy_timeout')) as Array<{ timeout: number }>;
+      expect(wait.timeout).toBe(5000);
+      // The log is cut back to journal_size_limit the next time a write starts it over.
+      const [limit] = (await app.strapi.db.connection.raw('PRAGMA journal_size_limit')) as Array<{ journal_size_limit: number }>;
+      expect(limit.journal_size_limit).toBeGreaterThan(0);
+    } finally {
+      await app.strapi.db.connection.raw("DELETE FROM articles WHERE document_id LIKE 'imported%'");
+      await app.strapi.plugin('artikel').service('article-index').reconcile();
+    }
+    expect(await indexedCount()).toBe(4);
     expect(await answers()).toEqual(EXPECTED);
   });
 });

@@ -29,3 +29,41 @@ export async function withBulkWrites<T>(strapi: Core.Strapi, work: () => Promise
     await knex.raw(`PRAGMA wal_autocheckpoint = ${Math.trunc(before)}`);
   }
 }
+
+/** What truncateWalIfUnread uses of the pool's better-sqlite3 connection. */
+interface PragmaConnection {
+  pragma(statement: string, options?: { simple: boolean }): unknown;
+}
+
+interface ConnectionPool {
+  acquireConnection(): Promise<PragmaConnection>;
+  releaseConnection(connection: PragmaConnection): Promise<void>;
+}
+
+/**
+ * Gives a build's WAL disk space back (checkpoint and truncate) unless a reader still needs its
+ * frames, without waiting for that reader. SQLite waits for readers of an older snapshot in its
+ * busy handler, up to busy_timeout (5 s), and better-sqlite3 waits on the service's thread: a
+ * search reading on the long-read thread at a build's end held every request for those 5 s. Its
+ * log is then left as it is; journal_size_limit (config/database.ts) cuts it back the next time a
+ * write starts the log over. Returns whether the log was emptied. Nothing on PostgreSQL.
+ */
+export async function truncateWalIfUnread(strapi: Core.Strapi): Promise<boolean> {
+  if (!isSqlite(strapi)) return false;
+  const pool = strapi.db.connection.client as unknown as ConnectionPool;
+  // Held from the pool, so no query of another request runs between the three statements, which
+  // are synchronous anyway: none of them sees the busy_timeout of 0.
+  const connection = await pool.acquireConnection();
+  try {
+    const waitMs = Number(connection.pragma('busy_timeout', { simple: true }));
+    connection.pragma('busy_timeout = 0');
+    try {
+      const [result] = connection.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      return result?.busy === 0;
+    } finally {
+      connection.pragma(`busy_timeout = ${Math.trunc(waitMs)}`);
+    }
+  } finally {
+    await pool.releaseConnection(connection);
+  }
+}

@@ -7,6 +7,7 @@ import {
   trigramsComplete,
   vocabularyComplete,
 } from '../../infrastructure/index-state';
+import { truncateWalIfUnread } from '../../infrastructure/bulk-writes';
 import { firstRow, INSERT_BATCH_ROWS, limitSql } from '../../infrastructure/row-limits';
 import { ARTICLES_BY_PUBLISHED_ID, NEWEST_FIRST } from '../articles/queries';
 import { database, inTransaction, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
@@ -508,7 +509,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async settle(added) {
       if (added <= SETTLE_AFTER) return;
       // The build went through the WAL; give its disk space back instead of keeping a file as big as the index.
-      await knex().raw('PRAGMA wal_checkpoint(TRUNCATE)');
+      await truncateWalIfUnread(strapi);
       // Refreshes planner statistics that an earlier ANALYZE took while the index was empty, if any;
       // each table is sampled, not read whole, so the statement stays short at a million articles.
       await knex().raw('PRAGMA analysis_limit = 1000');
