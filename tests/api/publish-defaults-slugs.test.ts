@@ -5,6 +5,30 @@ let app: TestApp;
 
 const post = (body: object) => app.api().post('/api/artikel').set(app.auth()).send(body);
 
+const goldenHourBody = {
+  title: 'Ten Minutes of Golden Hour',
+  category: 'Weddings',
+  content: '## Why it matters\n\nThe best **portraits** happen before sunset. Plan a quiet slot! Then walk outside.',
+};
+const customSlugBody = { title: 'Explicit', category: 'Weddings', content: 'x', slug: '  My Custom Slug!! ' };
+
+// The articles later tests need, each posted by its own test or, when that test has not run, by the
+// helpers below (each test can run alone: npx jest <file> -t '<name>').
+let goldenHourSlug: string | undefined;
+let customSlug: string | undefined;
+
+/** The slug of the article posted with every default. */
+async function goldenHourArticleSlug(): Promise<string> {
+  if (goldenHourSlug === undefined) goldenHourSlug = (await post(goldenHourBody).expect(201)).body.data.slug as string;
+  return goldenHourSlug;
+}
+
+/** The slug of the article posted with an explicit slug. */
+async function customSlugArticleSlug(): Promise<string> {
+  if (customSlug === undefined) customSlug = (await post(customSlugBody).expect(201)).body.data.slug as string;
+  return customSlug;
+}
+
 async function countRows(table: string): Promise<number> {
   const row = (await app.strapi.db.connection(table).count({ total: '*' }).first()) as { total: number | string };
   return Number(row.total);
@@ -20,11 +44,8 @@ afterAll(async () => {
 
 describe('POST /api/artikel defaults', () => {
   it('answers 201 with a Location header and the full article with every default applied', async () => {
-    const response = await post({
-      title: 'Ten Minutes of Golden Hour',
-      category: 'Weddings',
-      content: '## Why it matters\n\nThe best **portraits** happen before sunset. Plan a quiet slot! Then walk outside.',
-    }).expect(201);
+    const response = await post(goldenHourBody).expect(201);
+    goldenHourSlug = response.body.data.slug;
     expect(response.headers.location).toBe('/api/artikel/ten-minutes-of-golden-hour');
     const article = response.body.data;
     expect(article).toMatchObject({
@@ -47,6 +68,7 @@ describe('POST /api/artikel defaults', () => {
   });
 
   it('stores the defaults, so an editor sees them in the admin', async () => {
+    expect(await goldenHourArticleSlug()).toBe('ten-minutes-of-golden-hour');
     const stored = await app.strapi
       .documents('api::article.article')
       .findFirst({ filters: { slug: 'ten-minutes-of-golden-hour' }, status: 'draft' });
@@ -104,12 +126,14 @@ describe('POST /api/artikel defaults', () => {
 
 describe('POST /api/artikel slugs', () => {
   it('normalizes an explicit slug the way generated slugs are', async () => {
-    const response = await post({ title: 'Explicit', category: 'Weddings', content: 'x', slug: '  My Custom Slug!! ' }).expect(201);
+    const response = await post(customSlugBody).expect(201);
+    customSlug = response.body.data.slug;
     expect(response.body.data.slug).toBe('my-custom-slug');
     expect(response.headers.location).toBe('/api/artikel/my-custom-slug');
   });
 
   it('answers an explicit slug that another article has with a 409 and stores nothing', async () => {
+    expect(await customSlugArticleSlug()).toBe('my-custom-slug');
     const before = await countRows('articles');
     const response = await post({ title: 'Other', category: 'Weddings', content: 'x', slug: 'my-custom-slug' }).expect(409);
     expect(response.body).toMatchObject({ data: null, error: { status: 409, name: 'ConflictError' } });

@@ -65,6 +65,24 @@ const stored = () => ({
 const matchesIn = (table: 'artikel_search' | 'artikel_search_words', word: string): number =>
   readFile<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH '"${word}"'`).n;
 
+const postAehnlich = () =>
+  app
+    .api()
+    .post('/api/artikel')
+    .set(app.auth())
+    .send({ title: 'Ähnlich', slug: 'aehnlich', content: 'Licht, ähnlich dem Mond.', category: 'Studio' })
+    .expect(201);
+
+// The fourth article, posted by its own test while a fill is pending or, when that test has not run,
+// by the helper below (each test can run alone: npx jest <file> -t '<name>').
+let aehnlichSlug: string | undefined;
+
+/** The slug of the article "Ähnlich". */
+async function aehnlichArticleSlug(): Promise<string> {
+  if (aehnlichSlug === undefined) aehnlichSlug = (await postAehnlich()).body.data.slug as string;
+  return aehnlichSlug;
+}
+
 const untilFilled = (entries: number) =>
   eventually(stored, (now) => now.entries === entries && now.trigramEntries === entries && now.pendingFills === 0, {
     withinMs: FILL_MS,
@@ -95,12 +113,7 @@ const untilFilled = (entries: number) =>
     await app.strapi.db.connection.raw(
       'INSERT INTO artikel_search_trigram_backfill (after_id, through_id) SELECT max(id), max(id) FROM artikel_search_docs',
     );
-    await app
-      .api()
-      .post('/api/artikel')
-      .set(app.auth())
-      .send({ title: 'Ähnlich', slug: 'aehnlich', content: 'Licht, ähnlich dem Mond.', category: 'Studio' })
-      .expect(201);
+    aehnlichSlug = (await postAehnlich()).body.data.slug;
     expect(matchesIn('artikel_search_words', 'ähnlich')).toBe(1);
     expect(matchesIn('artikel_search', 'ähnlich')).toBe(0);
     const newest = readFile<{ id: number }>('SELECT max(id) AS id FROM artikel_search_docs').id;
@@ -116,7 +129,10 @@ const untilFilled = (entries: number) =>
   });
 
   it('goes on, at the next start, with a fill a stop cut off, answering the same meanwhile and after', async () => {
+    // The written article goes again: back to the three articles EXPECTED describes.
+    expect(await aehnlichArticleSlug()).toBe('aehnlich');
     await app.api().delete('/api/artikel/aehnlich').set(app.auth()).expect(204);
+    aehnlichSlug = undefined;
     await app.stop({ keepDatabase: true });
     const file = new Database(app.databaseFile);
     try {
