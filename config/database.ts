@@ -84,8 +84,9 @@ const databaseConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.D
           connection.pragma(`synchronous = ${env('DATABASE_SQLITE_SYNCHRONOUS', 'NORMAL')}`);
           connection.pragma('busy_timeout = 5000');
           // A log a checkpoint could not empty (a build's, while a reader held an older snapshot: see the
-          // artikel plugin's bulk-writes.ts) is cut back to 64 MB the next time a write starts it over.
-          connection.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+          // artikel plugin's bulk-writes.ts) is cut back to 128 MB the next time a write starts it over:
+          // above the 100 MB a build lets it reach, so a build's own checkpoints never cut and regrow it.
+          connection.pragma(`journal_size_limit = ${128 * 1024 * 1024}`);
           // Each connection (the writer and the public reads' read-only one, see the artikel plugin's
           // infrastructure/transactions.ts) keeps up to this many MB of the file's pages (default 16).
           connection.pragma(`cache_size = ${-1024 * env.int('DATABASE_SQLITE_CACHE_MB', 16)}`);
