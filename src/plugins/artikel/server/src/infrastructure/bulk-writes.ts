@@ -44,9 +44,10 @@ interface ConnectionPool {
  * Gives a build's WAL disk space back (checkpoint and truncate) unless a reader still needs its
  * frames, without waiting for that reader. SQLite waits for readers of an older snapshot in its
  * busy handler, up to busy_timeout (5 s), and better-sqlite3 waits on the service's thread: a
- * search reading on the long-read thread at a build's end held every request for those 5 s. Its
- * log is then left as it is; journal_size_limit (config/database.ts) cuts it back the next time a
- * write starts the log over. Returns whether the log was emptied. Nothing on PostgreSQL.
+ * search reading on the long-read thread at a build's end held every request for those 5 s. The
+ * log is then reused as it is; one larger than journal_size_limit (config/database.ts) is cut back
+ * to it the next time a write starts the log over. Returns whether the log was emptied. Nothing on
+ * PostgreSQL.
  */
 export async function truncateWalIfUnread(strapi: Core.Strapi): Promise<boolean> {
   if (!isSqlite(strapi)) return false;
@@ -58,8 +59,8 @@ export async function truncateWalIfUnread(strapi: Core.Strapi): Promise<boolean>
     const waitMs = Number(connection.pragma('busy_timeout', { simple: true }));
     connection.pragma('busy_timeout = 0');
     try {
-      const [result] = connection.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
-      return result?.busy === 0;
+      // The first column of SQLite's answer: 1 when a reader kept the checkpoint from finishing.
+      return Number(connection.pragma('wal_checkpoint(TRUNCATE)', { simple: true })) === 0;
     } finally {
       connection.pragma(`busy_timeout = ${Math.trunc(waitMs)}`);
     }
