@@ -37,9 +37,6 @@ export const SUMMARY_COLUMNS = [
 export const CATEGORY_JOINS = `LEFT JOIN ${TABLES.articleCategoryLinks} l ON l.article_id = a.id LEFT JOIN ${TABLES.categories} c ON c.id = l.category_id`;
 export const COVER_JOINS = `LEFT JOIN ${TABLES.mediaLinks} fr ON fr.related_id = a.id AND fr.related_type = '${ARTICLE_UID}' AND fr.field = 'cover' LEFT JOIN ${TABLES.files} f ON f.id = fr.file_id`;
 export const SUMMARY_JOINS = `${CATEGORY_JOINS} ${COVER_JOINS} LEFT JOIN ${TABLES.viewCounts} v ON v.article_document_id = a.document_id`;
-// The list order: newest published first, then newest created, then by document id, which keeps
-// its place when an edit republishes the article as a new row (see domain/list-cursor.ts). The
-// index articles_published_at_idx holds these three columns in this order.
 /**
  * SQLite: the article rows (alias `a`) read through the index of published ids, for a query that
  * picks rows by id and asks `a.published_at IS NOT NULL`: a row's published_at lies past its text,
@@ -48,6 +45,9 @@ export const SUMMARY_JOINS = `${CATEGORY_JOINS} ${COVER_JOINS} LEFT JOIN ${TABLE
  */
 export const ARTICLES_BY_PUBLISHED_ID = `${TABLES.articles} a INDEXED BY ${PUBLISHED_ARTICLE_IDS_INDEX}`;
 
+// The list order: newest published first, then newest created, then by document id, which keeps
+// its place when an edit republishes the article as a new row (see domain/list-cursor.ts). The
+// index articles_published_at_idx holds these three columns in this order.
 export const NEWEST_FIRST = 'a.published_at DESC, a.created_at DESC, a.document_id DESC';
 const OLDEST_FIRST = 'a.published_at ASC, a.created_at ASC, a.document_id ASC';
 const POSITION = '(a.published_at, a.created_at, a.document_id)';
