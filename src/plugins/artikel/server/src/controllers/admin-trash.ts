@@ -1,8 +1,13 @@
 import type { Core } from '@strapi/strapi';
-import { getService } from '../infrastructure/get-service';
+import { adminActor, commands } from '../commands';
 import type { TrashEntry } from '../repositories/trash';
 
-type Context = { params: Record<string, string>; body: unknown; status: number };
+type Context = {
+  params: Record<string, string>;
+  state: { userAbility?: unknown; user?: { id: number | string } };
+  body: unknown;
+  status: number;
+};
 
 /** A trashed article as the admin shows it (snake_case, like every record of the plugin). */
 const trashRecord = (entry: TrashEntry) => ({
@@ -15,24 +20,26 @@ const trashRecord = (entry: TrashEntry) => ({
   purge_after: entry.purgeAfter,
 });
 
-/** The trash for editors: list, restore, purge one, empty (see services/trash.ts). */
+const editor = (ctx: Context) => adminActor(ctx.state.userAbility, ctx.state.user, 'admin');
+
+/** The trash for editors: list, restore, purge one, empty (see commands/trash-commands.ts). */
 const adminTrashController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async find(ctx: Context) {
-    ctx.body = { data: (await getService(strapi, 'trash').list()).map(trashRecord) };
+    ctx.body = { data: (await commands(strapi).trash.list(editor(ctx))).map(trashRecord) };
   },
 
   async restore(ctx: Context) {
-    ctx.body = { data: await getService(strapi, 'trash').restore(ctx.params.documentId) };
+    ctx.body = { data: await commands(strapi).trash.restore(editor(ctx), ctx.params.documentId) };
   },
 
   async purge(ctx: Context) {
-    await getService(strapi, 'trash').purge(ctx.params.documentId);
+    await commands(strapi).trash.purge(editor(ctx), ctx.params.documentId);
     ctx.status = 204;
     ctx.body = null;
   },
 
   async empty(ctx: Context) {
-    ctx.body = { data: { purged: await getService(strapi, 'trash').empty() } };
+    ctx.body = { data: { purged: await commands(strapi).trash.empty(editor(ctx)) } };
   },
 });
 

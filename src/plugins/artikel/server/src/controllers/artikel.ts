@@ -1,19 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type { PostOutcome } from '../services/article-writes';
-import type { KeyedRequest } from '../services/idempotency';
+import { apiTokenActor, commands } from '../commands';
+import type { ApiTokenCredentials } from '../commands/actor';
 import openApiDocument from '../openapi/openapi.json';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
 import { validateNoBody, validateRevisionPath } from '../validation/revisions';
 import { linkHeader, pagingLinks, withSingleParameters } from '../presenters/links';
 import { ifNoneMatchHolds } from '../utils/entity-tags';
-import { requestFingerprint } from '../utils/request-fingerprint';
-import { tokenKey } from '../utils/token-key';
-import { validateCreateArticle } from '../validation/create-article';
-import { validateIdempotencyKey } from '../validation/idempotency-key';
-import { validateIfMatch } from '../validation/if-match';
-import { validateUpdateArticle } from '../validation/update-article';
 import {
   validateCreateQuery,
   validateFeedQuery,
@@ -44,7 +39,7 @@ interface Context {
   querystring: string;
   params: Record<string, string>;
   request: { body?: unknown; headers: Record<string, string | string[] | undefined> };
-  state: { auth?: { credentials?: { id?: number | string } }; articleVersion?: string };
+  state: { auth?: { credentials?: ApiTokenCredentials }; articleVersion?: string };
   redirect: (url: string) => void;
   body: unknown;
   status: number;
@@ -56,11 +51,11 @@ interface Context {
   compress?: boolean;
 }
 
-async function writeArticle(strapi: Core.Strapi, body: unknown, dryRun: boolean, keyed: KeyedRequest | null): Promise<PostOutcome> {
-  const input = await validateCreateArticle(body);
-  const writes = getService(strapi, 'article-writes');
-  return dryRun ? writes.dryRun(input) : writes.create(input, keyed);
-}
+/** The write's options its headers carry. */
+const writeHeaders = (ctx: Context) => ({
+  idempotencyKey: ctx.request.headers['idempotency-key'],
+  ifMatch: ctx.request.headers['if-match'],
+});
 
 /** A write's answer: its status, where the article is, whether it is a replay, its tag, its body. */
 function respondWith(ctx: Context, answer: PostOutcome): void {
@@ -147,45 +142,22 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
 
   async create(ctx: Context) {
     const { dryRun } = await validateCreateQuery(ctx.query);
-    const key = validateIdempotencyKey(ctx.request.headers['idempotency-key']);
-    // A dry run stores nothing, so it has nothing to replay: its key is checked, not kept.
-    const keyed =
-      key === null || dryRun
-        ? null
-        : { scope: tokenKey(ctx.state.auth?.credentials?.id ?? 'none'), key, fingerprint: requestFingerprint(ctx.request.body) };
-    // A retry of a finished request is answered before its body is checked again: the first answer, or a 422 for another body.
-    const outcome = (keyed && (await getService(strapi, 'idempotency').storedAnswer(keyed))) ?? null;
-    const answer = outcome ? { ...outcome, replayed: true } : await writeArticle(strapi, ctx.request.body, dryRun, keyed);
-    respondWith(ctx, answer);
+    const actor = apiTokenActor(ctx.state.auth?.credentials);
+    respondWith(ctx, await commands(strapi).articles.create(actor, ctx.request.body, { ...writeHeaders(ctx), dryRun }));
   },
 
   /** PATCH: changes an article found by its current slug, whatever its status. */
   async update(ctx: Context) {
     const { dryRun } = await validateCreateQuery(ctx.query);
-    const slug = await validateSlug(ctx.params.slug);
-    const ifMatch = validateIfMatch(ctx.request.headers['if-match']);
-    const key = validateIdempotencyKey(ctx.request.headers['idempotency-key']);
-    // The key covers the method and the article too: the same key on another request is another body (422).
-    const keyed =
-      key === null || dryRun
-        ? null
-        : {
-            scope: tokenKey(ctx.state.auth?.credentials?.id ?? 'none'),
-            key,
-            fingerprint: requestFingerprint({ method: 'PATCH', slug, body: ctx.request.body }),
-          };
-    const outcome = (keyed && (await getService(strapi, 'idempotency').storedAnswer(keyed))) ?? null;
-    const answer = outcome
-      ? { ...outcome, replayed: true }
-      : await getService(strapi, 'article-writes').update(slug, await validateUpdateArticle(ctx.request.body), { dryRun, keyed, ifMatch });
-    respondWith(ctx, answer);
+    const actor = apiTokenActor(ctx.state.auth?.credentials);
+    respondWith(ctx, await commands(strapi).articles.update(actor, ctx.params.slug, ctx.request.body, { ...writeHeaders(ctx), dryRun }));
   },
 
   /** The revisions of an article, newest first (a token that may update). */
   async revisions(ctx: Context) {
     await validateNoParameters(ctx.query);
     const slug = await validateSlug(ctx.params.slug);
-    const documentId = await getService(strapi, 'slugs').articleAt(slug);
+    const documentId = await commands(strapi).drafts.documentAt(apiTokenActor(ctx.state.auth?.credentials), slug);
     const entries = await getService(strapi, 'revisions').list(documentId);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = { data: entries.map(revisionEntryRecord), meta: { keep: getConfig(strapi, 'revisionsKeep') } };
@@ -194,7 +166,7 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   /** One revision: the article as it was, and what that write changed. */
   async revision(ctx: Context) {
     const { slug, number } = await validateRevisionPath(ctx.params.slug, ctx.params.number, ctx.query);
-    const documentId = await getService(strapi, 'slugs').articleAt(slug);
+    const documentId = await commands(strapi).drafts.documentAt(apiTokenActor(ctx.state.auth?.credentials), slug);
     const detail = await getService(strapi, 'revisions').detail(documentId, number);
     if (detail === null)
       throw new errors.NotFoundError(`The article has no revision ${number}: GET /api/artikel/${slug}/revisions lists those kept`);
@@ -205,18 +177,16 @@ const artikelController = ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Gives the article a revision's text again: 200 with the article, like a PATCH. */
   async restoreRevision(ctx: Context) {
     const { dryRun } = await validateCreateQuery(ctx.query);
-    const { slug, number } = await validateRevisionPath(ctx.params.slug, ctx.params.number, {});
-    const ifMatch = validateIfMatch(ctx.request.headers['if-match']);
-    await validateNoBody(ctx.request.body);
-    respondWith(ctx, await getService(strapi, 'article-writes').restore(slug, number, { dryRun, keyed: null, ifMatch }));
+    validateNoBody(ctx.request.body);
+    const actor = apiTokenActor(ctx.state.auth?.credentials);
+    const { ifMatch } = writeHeaders(ctx);
+    respondWith(ctx, await commands(strapi).articles.restoreRevision(actor, ctx.params.slug, ctx.params.number, { ifMatch, dryRun }));
   },
 
   /** DELETE: the article and everything of it; 204. */
   async delete(ctx: Context) {
     await validateNoParameters(ctx.query);
-    const slug = await validateSlug(ctx.params.slug);
-    const ifMatch = validateIfMatch(ctx.request.headers['if-match']);
-    await getService(strapi, 'article-writes').remove(slug, ifMatch);
+    await commands(strapi).articles.remove(apiTokenActor(ctx.state.auth?.credentials), ctx.params.slug, writeHeaders(ctx));
     ctx.status = 204;
     ctx.body = null;
   },

@@ -2,25 +2,36 @@ import type { Core } from '@strapi/strapi';
 import { z } from '@strapi/utils';
 import { ARTICLE_UID } from '../constants';
 import { getService } from '../infrastructure/get-service';
+import { adminActor, commands } from '../commands';
 import type { FullArticle } from '../presenters/article-records';
-import { articleTag } from '../presenters/representation-tag';
 import type { PostOutcome } from '../services/article-writes';
-import { requestFingerprint } from '../utils/request-fingerprint';
-import { createArticleSchema, validateCreateArticle } from '../validation/create-article';
-import { validateIdempotencyKey } from '../validation/idempotency-key';
-import { validateIfMatch } from '../validation/if-match';
+import { createArticleSchema } from '../validation/create-article';
 import { listQuerySchema, validateListQuery, validateSlug } from '../validation/read-queries';
-import { updateArticleSchema, validateUpdateArticle } from '../validation/update-article';
+import { updateArticleSchema } from '../validation/update-article';
 import { asQuery, inputShapeOf } from './input-schemas';
 import { articleText, refusal, success, summariesText } from './tool-results';
-import { quotedText } from '../utils/quoted-text';
 import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
 import { validateRevisionPath } from '../validation/revisions';
 
 const CM = 'plugin::content-manager.explorer';
 const can = (action: 'read' | 'create' | 'update' | 'delete' | 'publish') => ({ action: `${CM}.${action}`, subject: ARTICLE_UID });
 
-type Ability = { can: (action: string, subject: string) => boolean };
+/** What Strapi's MCP server gives each tool: the admin token's ability (its owner's role, conditions included) and owner. */
+interface ToolContext {
+  userAbility: unknown;
+  user: { id: string | number };
+}
+
+/** The agent behind an admin token, as the commands' actor. */
+const agent = (context: ToolContext) => adminActor(context.userAbility, context.user, 'mcp');
+
+const textOrNothing = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** A tool's idempotency_key and dry_run as a command's options (a key that is not text is refused as the header would be). */
+const writeOptions = (key: unknown, dryRun: unknown) => ({
+  idempotencyKey: key === undefined ? undefined : typeof key === 'string' ? key : '',
+  dryRun: dryRun === true,
+});
 type Args = Record<string, unknown>;
 type Result = ReturnType<typeof success> | ReturnType<typeof refusal>;
 
@@ -94,13 +105,6 @@ function writeResult(outcome: PostOutcome, verb: string): Result {
   return success({ data: body.data, ...(Object.keys(meta).length > 0 ? { meta } : {}) }, `${heading}\n\n${articleText(body.data)}`);
 }
 
-const mayPublish = (ability: Ability) => ability.can(`${CM}.publish`, ARTICLE_UID);
-const PUBLISH_REFUSED =
-  'This token\'s owner may not publish articles (the Content Manager\'s Publish permission on Article): send status "draft", or ask an administrator for that permission';
-
-const PUBLISH_REFUSED_ON_RESTORE =
-  "This token's owner may not publish articles (the Content Manager's Publish permission on Article), and restoring a published article publishes the restored text: unpublish it first, or ask an administrator for that permission";
-
 const REVISION_NUMBER = (required: boolean) => ({
   number: (required
     ? z.number({
@@ -122,19 +126,10 @@ function revisionsText(entries: Array<ReturnType<typeof revisionEntryRecord>>): 
     .join('\n');
 }
 
-/** The Idempotency-Key of a tool call, scoped to the user the admin token belongs to. */
-function keyedCall(userId: string | number, key: unknown, tool: string, args: Args) {
-  const validKey = validateIdempotencyKey(typeof key === 'string' ? key : undefined);
-  if (validKey === null) return null;
-  const { idempotency_key: _key, dry_run: _dryRun, ...input } = args;
-  return { scope: `admin-user:${userId}`, key: validKey, fingerprint: requestFingerprint({ tool, input }) };
-}
-
 /** The studio's article tools, on Strapi's own MCP server (POST /mcp, admin tokens). */
 export function artikelTools(strapi: Core.Strapi) {
   const reads = () => getService(strapi, 'article-reads');
-  const writes = () => getService(strapi, 'article-writes');
-  const idempotency = () => getService(strapi, 'idempotency');
+  const run = () => commands(strapi);
 
   const guarded = (run: () => Promise<Result>): Promise<Result> => run().catch(refused);
 
@@ -177,14 +172,11 @@ export function artikelTools(strapi: Core.Strapi) {
       resolveInputSchema: () => z.object(SLUG),
       resolveOutputSchema: OUTPUT,
       createHandler:
-        () =>
+        (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
             const slug = await validateSlug(String(args.slug ?? ''));
-            const article = await reads().anyStatusBySlug(slug);
-            if (article === null) return refusal(`No article has the slug ${quotedText(slug)}`);
-            const version = await reads().version(article.id);
-            const etag = version === null ? null : articleTag(version, JSON.stringify({ data: article }));
+            const { article, etag } = await run().drafts.bySlug(agent(context), slug);
             return success({ data: article, ...(etag ? { meta: { etag } } : {}) }, articleText(article));
           }),
     },
@@ -224,16 +216,11 @@ export function artikelTools(strapi: Core.Strapi) {
       resolveInputSchema: () => z.object({ ...inputShapeOf(createArticleSchema, FIELD_HELP), ...WRITE_OPTIONS }),
       resolveOutputSchema: OUTPUT,
       createHandler:
-        (_strapi: Core.Strapi, { userAbility, user }: { userAbility: Ability; user: { id: string | number } }) =>
+        (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
             const { idempotency_key: key, dry_run: dryRun, ...body } = args;
-            const keyed = dryRun === true ? null : keyedCall(user.id, key, 'artikel_create', args);
-            const stored = keyed === null ? null : await idempotency().storedAnswer(keyed);
-            if (stored !== null) return writeResult({ ...stored, replayed: true }, 'created');
-            const input = await validateCreateArticle(body);
-            if ((input.status ?? 'published') !== 'draft' && !mayPublish(userAbility)) return refusal(PUBLISH_REFUSED);
-            const outcome = dryRun === true ? await writes().dryRun(input) : await writes().create(input, keyed);
+            const outcome = await run().articles.create(agent(context), body, writeOptions(key, dryRun));
             return writeResult(outcome, 'created');
           }),
     },
@@ -246,23 +233,12 @@ export function artikelTools(strapi: Core.Strapi) {
       resolveInputSchema: () => z.object({ ...SLUG, ...inputShapeOf(updateArticleSchema, FIELD_HELP), ...WRITE_OPTIONS, ...IF_MATCH }),
       resolveOutputSchema: OUTPUT,
       createHandler:
-        (_strapi: Core.Strapi, { userAbility, user }: { userAbility: Ability; user: { id: string | number } }) =>
+        (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
-            const { slug: rawSlug, idempotency_key: key, dry_run: dryRun, if_match: ifMatchTag, ...body } = args;
-            const slug = await validateSlug(String(rawSlug ?? ''));
-            const keyed = dryRun === true ? null : keyedCall(user.id, key, 'artikel_update', args);
-            const stored = keyed === null ? null : await idempotency().storedAnswer(keyed);
-            if (stored !== null) return writeResult({ ...stored, replayed: true }, 'changed');
-            const input = await validateUpdateArticle(body);
-            const current = await reads().anyStatusBySlug(slug);
-            const goesLive =
-              input.status === 'published' ||
-              input.status === 'scheduled' ||
-              (input.status === undefined && current?.status === 'published');
-            if (goesLive && !mayPublish(userAbility)) return refusal(PUBLISH_REFUSED);
-            const ifMatch = validateIfMatch(typeof ifMatchTag === 'string' ? ifMatchTag : undefined);
-            return writeResult(await writes().update(slug, input, { dryRun: dryRun === true, keyed, ifMatch }), 'changed');
+            const { slug, idempotency_key: key, dry_run: dryRun, if_match: ifMatch, ...body } = args;
+            const options = { ...writeOptions(key, dryRun), ifMatch: textOrNothing(ifMatch) };
+            return writeResult(await run().articles.update(agent(context), String(slug ?? ''), body, options), 'changed');
           }),
     },
     {
@@ -274,11 +250,11 @@ export function artikelTools(strapi: Core.Strapi) {
       resolveInputSchema: () => z.object({ ...SLUG, ...REVISION_NUMBER(false) }),
       resolveOutputSchema: OUTPUT,
       createHandler:
-        () =>
+        (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
             const slug = await validateSlug(String(args.slug ?? ''));
-            const documentId = await getService(strapi, 'slugs').articleAt(slug);
+            const documentId = await run().drafts.documentAt(agent(context), slug);
             if (args.number === undefined) {
               const entries = (await getService(strapi, 'revisions').list(documentId)).map(revisionEntryRecord);
               return success({ data: entries }, revisionsText(entries));
@@ -300,31 +276,35 @@ export function artikelTools(strapi: Core.Strapi) {
       resolveInputSchema: () => z.object({ ...SLUG, ...REVISION_NUMBER(true), dry_run: WRITE_OPTIONS.dry_run, ...IF_MATCH }),
       resolveOutputSchema: OUTPUT,
       createHandler:
-        (_strapi: Core.Strapi, { userAbility }: { userAbility: Ability }) =>
+        (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
-            const { slug, number } = await validateRevisionPath(String(args.slug ?? ''), String(args.number ?? ''), {});
-            const current = await reads().anyStatusBySlug(slug);
-            if (current?.status === 'published' && !mayPublish(userAbility)) return refusal(PUBLISH_REFUSED_ON_RESTORE);
-            const ifMatch = validateIfMatch(typeof args.if_match === 'string' ? args.if_match : undefined);
-            return writeResult(await writes().restore(slug, number, { dryRun: args.dry_run === true, keyed: null, ifMatch }), 'restored');
+            const options = { dryRun: args.dry_run === true, ifMatch: textOrNothing(args.if_match) };
+            const outcome = await run().articles.restoreRevision(
+              agent(context),
+              String(args.slug ?? ''),
+              String(args.number ?? ''),
+              options,
+            );
+            return writeResult(outcome, 'restored');
           }),
     },
     {
       name: 'artikel_delete',
       title: 'Delete an article',
       description:
-        'Deletes the article at a slug, every version of it, its views and its old slugs, as DELETE /api/artikel/{slug} does. Destructive and final.',
+        'Deletes the article at a slug as DELETE /api/artikel/{slug} does: it leaves every public read at once and waits in the trash (30 days by default) with its views, old slugs and revisions, where an editor can restore it in the admin; then it is purged for good.',
       auth: { policies: [can('delete')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => z.object({ ...SLUG, ...IF_MATCH }),
       resolveOutputSchema: OUTPUT,
       createHandler:
-        () =>
+        (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
-            const slug = await validateSlug(String(args.slug ?? ''));
-            await writes().remove(slug, validateIfMatch(typeof args.if_match === 'string' ? args.if_match : undefined));
-            return success({ data: { slug, deleted: true } }, `Deleted the article "${slug}".`);
+            const { slug } = await run().articles.remove(agent(context), String(args.slug ?? ''), {
+              ifMatch: textOrNothing(args.if_match),
+            });
+            return success({ data: { slug, deleted: true } }, `Moved the article "${slug}" to the trash.`);
           }),
     },
   ];

@@ -15,6 +15,8 @@ export interface TrashEntry {
   deletedBy: Pick<RevisionActor, 'kind' | 'name'>;
   wasPublishedAt: string | null;
   purgeAfter: string;
+  /** The admin user who created the article (whom a role's "is creator" condition names); null for a token's or script's. */
+  creatorId: number | null;
 }
 
 export interface TrashedArticle extends TrashEntry {
@@ -30,6 +32,7 @@ const ENTRY_COLUMNS = [
   'deleted_by_name',
   'was_published_at',
   'purge_after',
+  'creator_id',
 ];
 
 interface EntryRow {
@@ -41,6 +44,7 @@ interface EntryRow {
   deleted_by_name: unknown;
   was_published_at: unknown;
   purge_after: unknown;
+  creator_id: unknown;
 }
 
 const ACTOR_KINDS: ReadonlyArray<RevisionActor['kind']> = ['editor', 'api-token', 'mcp', 'schedule', 'system'];
@@ -57,6 +61,10 @@ function parseEntry(row: EntryRow): TrashEntry {
     },
     wasPublishedAt: toIsoString(row.was_published_at),
     purgeAfter: toIsoString(row.purge_after) ?? new Date(0).toISOString(),
+    creatorId:
+      row.creator_id === null || row.creator_id === undefined || !Number.isSafeInteger(Number(row.creator_id))
+        ? null
+        : Number(row.creator_id),
   };
 }
 
@@ -79,6 +87,7 @@ export function trash(strapi: Core.Strapi) {
       wasPublishedAt: string | null;
       purgeAfterMs: number;
       snapshot: ArticleSnapshot;
+      creatorId: number | string | null;
     }): Promise<void> {
       const now = stored(Date.now());
       await table()
@@ -91,6 +100,7 @@ export function trash(strapi: Core.Strapi) {
           deleted_by_name: entry.deletedBy.name,
           was_published_at: entry.wasPublishedAt === null ? null : stored(Date.parse(entry.wasPublishedAt)),
           purge_after: stored(entry.purgeAfterMs),
+          creator_id: entry.creatorId === null ? null : Number(entry.creatorId),
           snapshot: JSON.stringify(entry.snapshot),
           created_at: now,
           updated_at: now,

@@ -23,6 +23,8 @@ import type { KeyedRequest, PostAnswer } from './idempotency';
 import { quotedText } from '../utils/quoted-text';
 import { withWriteOrigin } from '../infrastructure/write-origin';
 import { ARTICLE_TEXT_FIELDS, type ArticleTextField, sameText } from '../domain/article-revisions';
+import type { OwnedArticle } from '../commands/authorization';
+import { ownedArticle } from '../repositories/article-owners';
 
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.
 const MAX_SLUG_ATTEMPTS = 25;
@@ -50,6 +52,16 @@ interface WriteMode {
 
 export interface UpdateMode extends WriteMode {
   ifMatch: IfMatch | null;
+  /**
+   * Decides, on the article found and locked, whether the write may go on (throws when not): the
+   * command's authorization, given the article's status before and after the write.
+   */
+  authorize?: (article: OwnedArticle, change: { current: WriteStatus; target: WriteStatus }) => void;
+}
+
+/** A create's own options: who will be the article's creator (an admin user; none for tokens and scripts). */
+export interface CreateMode extends WriteMode {
+  creatorId: number | string | null;
 }
 
 interface StoredArticle {
@@ -143,19 +155,28 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /**
    * The article at this slug, whatever its status, locked until the write commits (two PATCHes of
-   * one article take turns, so If-Match is checked against what the other one committed). An old
-   * slug is not followed: a client that sends a write to it learns where the article is now.
+   * one article take turns, so If-Match is checked against what the other one committed), with its
+   * published version and its status. Authorization comes first, on the article itself, before
+   * anything about its version is told. An old slug is not followed: a client that sends a write
+   * to it learns where the article is now.
    */
-  const locate = async (slug: string, ifMatch: IfMatch | null): Promise<StoredArticle> => {
+  const locate = async (slug: string, ifMatch: IfMatch | null, authorize?: (article: OwnedArticle, current: WriteStatus) => void) => {
     const documentId = await getService(strapi, 'slugs').articleAt(slug);
     await lockUntilCommit(strapi, `article:${documentId}`);
+    const stored = (await articleEntity(strapi, documentId, 'draft', 'category')) as StoredArticle | null;
+    if (!stored) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
+    const published = await documents().findOne({ documentId, status: 'published', fields: ['publishedAt'] });
+    const current: WriteStatus = published ? 'published' : stored.publish_at ? 'scheduled' : 'draft';
+    if (authorize !== undefined) {
+      const owned = await ownedArticle(strapi, documentId);
+      if (owned === null) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
+      authorize(owned, current);
+    }
     if (ifMatch !== null) {
       const version = await articleVersion(strapi, documentId);
       if (version === null || !ifMatchAdmits(ifMatch, version)) throw preconditionFailed();
     }
-    const stored = (await articleEntity(strapi, documentId, 'draft', 'category')) as StoredArticle | null;
-    if (!stored) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
-    return stored;
+    return { stored, published, current };
   };
 
   /**
@@ -176,22 +197,27 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
     } else if (target === 'published') await documents().publish({ documentId });
   };
 
-  const create = (input: CreateArticleInput, mode: WriteMode): Promise<PostOutcome> =>
+  const create = (input: CreateArticleInput, mode: CreateMode): Promise<PostOutcome> =>
     inWrite(mode, input.slug, async () => {
       const { category: categoryName, status = 'published', publish_at: publishAt, ...fields } = input;
       const category = await getService(strapi, 'categories').findOrCreate(categoryName);
       const live = status === 'published';
-      const data = { ...fields, category: category.documentId, ...(status === 'scheduled' ? { publish_at: publishAt } : {}) };
+      // An editor's or agent's article is theirs, as one created in the Content Manager: the
+      // conditions of their role ("is creator") then let them keep working on it.
+      const creator = mode.creatorId === null ? {} : { createdBy: mode.creatorId, updatedBy: mode.creatorId };
+      const data = { ...fields, ...creator, category: category.documentId, ...(status === 'scheduled' ? { publish_at: publishAt } : {}) };
       const created = await documents().create({ data, status: live ? 'published' : 'draft' });
       return answerOf(created.documentId, live, 201);
     });
 
   const update = (slug: string, input: UpdateArticleInput, mode: UpdateMode): Promise<PostOutcome> =>
     inWrite(mode, input.slug, async () => {
-      const stored = await locate(slug, mode.ifMatch);
+      const { stored, published, current } = await locate(
+        slug,
+        mode.ifMatch,
+        mode.authorize && ((article, current) => mode.authorize?.(article, { current, target: input.status ?? current })),
+      );
       const { documentId } = stored;
-      const published = await documents().findOne({ documentId, status: 'published', fields: ['publishedAt'] });
-      const current: WriteStatus = published ? 'published' : stored.publish_at ? 'scheduled' : 'draft';
       if (input.publish_at !== undefined && input.status === undefined && current !== 'scheduled') {
         throw validationError([fieldError('publish_at', `publish_at is taken only with status "scheduled" (the article is ${current})`)]);
       }
@@ -225,7 +251,11 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
   const restore = (slug: string, number: number, mode: UpdateMode): Promise<PostOutcome> =>
     withWriteOrigin({ restoredFrom: number }, () =>
       inWrite(mode, undefined, async () => {
-        const stored = await locate(slug, mode.ifMatch);
+        const { stored, published, current } = await locate(
+          slug,
+          mode.ifMatch,
+          mode.authorize && ((article, current) => mode.authorize?.(article, { current, target: current })),
+        );
         const { documentId } = stored;
         const revisions = getService(strapi, 'revisions');
         // One after the other: a transaction is one connection, which takes one query at a time.
@@ -238,27 +268,23 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
         if (now !== null && sameText(wanted, now))
           throw validationError([fieldError(null, `The article already has the text of revision ${number}: restoring it changes nothing`)]);
         const data = await revisions.writeDataOf(wanted, { slug: false });
-        const published = await documents().findOne({ documentId, status: 'published', fields: ['publishedAt'] });
-        const current: WriteStatus = published ? 'published' : stored.publish_at ? 'scheduled' : 'draft';
         await applyChange(documentId, data, published, current);
         return answerOf(documentId, current === 'published', 200);
       }),
     );
 
   return {
-    /** Creates the article, once per Idempotency-Key when the request carries one. */
-    create: (input: CreateArticleInput, keyed: KeyedRequest | null) => create(input, { dryRun: false, keyed }),
-    /** Every check and default of create, and the article as it would be stored now; stores nothing. */
-    dryRun: (input: CreateArticleInput) => create(input, { dryRun: true, keyed: null }),
+    /** Creates the article (once per Idempotency-Key when keyed); a dry run checks everything and stores nothing. */
+    create,
     /** Changes the article at this slug (PATCH): its fields, its status, its slug or its schedule. */
     update,
     /** Gives the article at this slug the text of one of its revisions. */
     restore,
 
     /** Deletes the article at this slug, every version of it, its views and its old slugs. */
-    async remove(slug: string, ifMatch: IfMatch | null): Promise<void> {
+    async remove(slug: string, ifMatch: IfMatch | null, authorize?: (article: OwnedArticle) => void): Promise<void> {
       await inTransaction(strapi, async () => {
-        const stored = await locate(slug, ifMatch);
+        const { stored } = await locate(slug, ifMatch, authorize);
         await documents().delete({ documentId: stored.documentId });
       });
     },

@@ -9,8 +9,15 @@ import { oldSlugs } from '../repositories/old-slugs';
 import { revisions as revisionRows } from '../repositories/revisions';
 import { type TrashEntry, trash as trashRows } from '../repositories/trash';
 import { toIsoString } from '../utils/dates';
+import { ownedArticle } from '../repositories/article-owners';
 
 const DAY_MS = 86_400_000;
+
+/** A command's check on a trashed article before it is restored or purged (throws to refuse). */
+type Authorize = (entry: TrashEntry, change: { goesLive: boolean }) => void;
+
+/** Whether a publication time is still to come. */
+const isAhead = (time: string | null | undefined): time is string => typeof time === 'string' && Date.parse(time) > Date.now();
 /** Trashed articles purged per look, each in its own transaction. */
 const PURGE_BATCH = 50;
 
@@ -44,7 +51,9 @@ const trashService = ({ strapi }: { strapi: Core.Strapi }) => {
       const snapshot = await getService(strapi, 'revisions').current(documentId);
       if (snapshot === null) return;
       const published = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: 'published', fields: ['publishedAt'] });
+      const owner = await ownedArticle(strapi, documentId);
       await rows().insert({
+        creatorId: owner?.createdById ?? null,
         documentId,
         slug: snapshot.fields.slug ?? '',
         title: snapshot.fields.title ?? '',
@@ -67,17 +76,20 @@ const trashService = ({ strapi }: { strapi: Core.Strapi }) => {
      * again at its old publication time if it was live (a schedule still ahead is kept), under its
      * old document id, so its views, old slugs and revisions are its own again. Returns its slug.
      */
-    async restore(documentId: string): Promise<{ documentId: string; slug: string }> {
+    async restore(documentId: string, authorize?: Authorize): Promise<{ documentId: string; slug: string }> {
       return inTransaction(strapi, async () => {
         await lockUntilCommit(strapi, `article:${documentId}`);
         const entry = await rows().one(documentId);
         if (entry === null) throw notInTrash(documentId);
+        authorize?.(entry, { goesLive: entry.wasPublishedAt !== null || isAhead(entry.snapshot.publish_at) });
         // Out of the trash first: its slug is then free for the article itself.
         await rows().remove(documentId);
         const revisions = getService(strapi, 'revisions');
         const data = await revisions.writeDataOf(entry.snapshot, { slug: true });
         const publishAt = entry.snapshot.publish_at;
-        if (entry.wasPublishedAt === null && publishAt !== null && Date.parse(publishAt) > Date.now()) data.publish_at = publishAt;
+        if (entry.wasPublishedAt === null && isAhead(publishAt)) data.publish_at = publishAt;
+        // The article is its creator's again, so their role's "is creator" still names them.
+        if (entry.creatorId !== null) Object.assign(data, { createdBy: entry.creatorId, updatedBy: entry.creatorId });
         const newest = (await revisions.list(documentId))[0]?.number ?? null;
         await withWriteOrigin(newest === null ? {} : { restoredFrom: newest }, async () => {
           // Strapi keeps a documentId given in the data (it checks it is not taken), so the article is the same document again.
@@ -92,24 +104,32 @@ const trashService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Removes a trashed article for good, with its views, old slugs and revisions; its slugs are free. */
-    async purge(documentId: string): Promise<void> {
+    async purge(documentId: string, authorize?: Authorize): Promise<void> {
       await inTransaction(strapi, async () => {
         await lockUntilCommit(strapi, `article:${documentId}`);
-        if ((await rows().one(documentId)) === null) throw notInTrash(documentId);
+        const entry = await rows().one(documentId);
+        if (entry === null) throw notInTrash(documentId);
+        authorize?.(entry, { goesLive: false });
         await rows().remove(documentId);
         await forgetLeftovers(documentId);
       });
     },
 
-    /** Purges every article in the trash; resolves to how many. */
-    async empty(): Promise<number> {
-      const entries = await rows().list();
+    /** Purges every article in the trash that `mayPurge` admits (all without it); resolves to how many. */
+    async empty(mayPurge: (entry: TrashEntry) => boolean = () => true): Promise<number> {
+      const entries = (await rows().list()).filter(mayPurge);
+      let purged = 0;
       for (const entry of entries)
-        await this.purge(entry.documentId).catch((error: unknown) => {
-          // Restored or purged by someone else meanwhile: nothing left to purge.
-          if (!(error instanceof errors.NotFoundError)) throw error;
-        });
-      return entries.length;
+        await this.purge(entry.documentId).then(
+          () => {
+            purged += 1;
+          },
+          (error: unknown) => {
+            // Restored or purged by someone else meanwhile: nothing left to purge.
+            if (!(error instanceof errors.NotFoundError)) throw error;
+          },
+        );
+      return purged;
     },
 
     /** Purges the articles whose time in the trash is up; resolves to how many. */

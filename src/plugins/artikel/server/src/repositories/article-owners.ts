@@ -1,0 +1,25 @@
+import type { Core } from '@strapi/strapi';
+import { ARTICLE_UID } from '../constants';
+import type { OwnedArticle } from '../commands/authorization';
+
+interface OwnerRow {
+  documentId?: unknown;
+  slug?: unknown;
+  createdBy?: { id?: unknown } | null;
+}
+
+const idOf = (value: unknown): number | string | null => (typeof value === 'number' || typeof value === 'string' ? value : null);
+
+/**
+ * An article as the permission conditions see it: its document id, current slug and creator (the
+ * draft row holds them whatever the status), in the current transaction; null when there is none.
+ */
+export async function ownedArticle(strapi: Core.Strapi, documentId: string): Promise<OwnedArticle | null> {
+  const row = (await strapi.db.query(ARTICLE_UID).findOne({
+    where: { documentId, publishedAt: null },
+    select: ['documentId', 'slug'],
+    populate: { createdBy: { select: ['id'] } },
+  })) as OwnerRow | null;
+  if (row === null) return null;
+  return { documentId, slug: typeof row.slug === 'string' ? row.slug : null, createdById: idOf(row.createdBy?.id) };
+}
