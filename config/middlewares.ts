@@ -43,6 +43,8 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
       },
     },
     'strapi::poweredBy',
+    // Files under /uploads/ can never run script on this origin; a refused upload type names the allowed ones.
+    'plugin::artikel.uploaded-file-headers',
     'strapi::query',
     // Before any route: a read-only API token reads /api/artikel only.
     'plugin::artikel.read-only-tokens',

@@ -38,11 +38,16 @@ export async function adminAs(app: TestApp, superAdmin: Editor, role: RoleChoice
   }
   const name = typeof role === 'string' ? role : role.name.replace(/\W+/g, '');
   const email = `${name.toLowerCase()}-${invited}@team.studio.example`;
-  const invitation = await superAdmin.post('/admin/users', { firstname: name, lastname: `Tester${invited}`, email, roles: [roleId] }).expect(201);
+  const invitation = await superAdmin
+    .post('/admin/users', { firstname: name, lastname: `Tester${invited}`, email, roles: [roleId] })
+    .expect(201);
   const registered = await app
     .api()
     .post('/admin/register')
-    .send({ registrationToken: invitation.body.data.registrationToken, userInfo: { firstname: name, lastname: `Tester${invited}`, password: 'Role-Passw0rd' } })
+    .send({
+      registrationToken: invitation.body.data.registrationToken,
+      userInfo: { firstname: name, lastname: `Tester${invited}`, password: 'Role-Passw0rd' },
+    })
     .expect(200);
   const jwt = registered.body.data.token as string;
   const sign = (test: supertest.Test) => test.set('Authorization', `Bearer ${jwt}`);
@@ -78,7 +83,9 @@ interface Permission {
 export async function adminTokenOf(app: TestApp, userId: number, actions: string[]): Promise<string> {
   tokens += 1;
   const owner = await app.strapi.db.query('admin::user').findOne({ where: { id: userId }, populate: ['roles'] });
-  const permissionService = app.strapi.service('admin::permission') as unknown as { findUserPermissions: (user: object) => Promise<Permission[]> };
+  const permissionService = app.strapi.service('admin::permission') as unknown as {
+    findUserPermissions: (user: object) => Promise<Permission[]>;
+  };
   const wanted = new Set(actions.map((action) => `${CM}.${action}`));
   const granted = (await permissionService.findUserPermissions(owner)).filter(
     (permission) => permission.subject === ARTICLE && wanted.has(permission.action),
@@ -104,7 +111,10 @@ export interface ToolAnswer {
 }
 
 /** A real MCP client over Streamable HTTP (as Claude, Cursor or n8n connect), signed with an admin token. */
-export async function mcpClient(app: TestApp, token: string): Promise<{ call: (name: string, args?: object) => Promise<ToolAnswer>; close: () => Promise<void> }> {
+export async function mcpClient(
+  app: TestApp,
+  token: string,
+): Promise<{ call: (name: string, args?: object) => Promise<ToolAnswer>; close: () => Promise<void> }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${await app.baseUrl()}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });

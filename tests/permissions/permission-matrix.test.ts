@@ -48,14 +48,21 @@ async function agentOf(who: 'editor' | 'author' | 'noPublish') {
 /** A published article an API token wrote (so no administrator created it). */
 async function publishedByToken(): Promise<{ slug: string; id: string; title: string }> {
   const title = uniqueTitle('Lanterns on the pier');
-  const answer = await app.api().post('/api/artikel').set(app.auth()).send({ title, category: 'Studio', content: 'Paper lanterns at dusk.' }).expect(201);
+  const answer = await app
+    .api()
+    .post('/api/artikel')
+    .set(app.auth())
+    .send({ title, category: 'Studio', content: 'Paper lanterns at dusk.' })
+    .expect(201);
   return { slug: answer.body.data.slug, id: answer.body.data.id, title };
 }
 
 /** A draft an administrator created in the Content Manager (so it is theirs). */
 async function draftBy(user: Editor): Promise<{ slug: string; id: string; title: string }> {
   const title = uniqueTitle('Studio notes');
-  const answer = await user.post(ARTICLES_PATH, { title, content: 'Light stands and a grey backdrop.', category: connect(app.categoryId) }).expect(201);
+  const answer = await user
+    .post(ARTICLES_PATH, { title, content: 'Light stands and a grey backdrop.', category: connect(app.categoryId) })
+    .expect(201);
   return { slug: answer.body.data.slug, id: answer.body.data.documentId, title };
 }
 
@@ -90,7 +97,12 @@ describe("the plugin's MCP tools decide on the article itself, with the role's c
 
   it("lets an Author's agent work on the drafts it creates: they are the author's own, also in the Content Manager", async () => {
     const agent = await agentOf('author');
-    const created = await agent.call('artikel_create', { title: uniqueTitle('Agent draft'), category: 'Studio', content: 'Softboxes.', status: 'draft' });
+    const created = await agent.call('artikel_create', {
+      title: uniqueTitle('Agent draft'),
+      category: 'Studio',
+      content: 'Softboxes.',
+      status: 'draft',
+    });
     expect(created.isError).toBeFalsy();
     const slug = String(created.structuredContent?.data.slug);
     const changed = await agent.call('artikel_update', { slug, title: 'Agent draft, second take' });
@@ -111,7 +123,11 @@ describe("the plugin's MCP tools decide on the article itself, with the role's c
     refused(await agent.call('artikel_update', { slug: live.slug, title: 'A quiet rewrite of the live text' }), /may not publish/);
     expect(await storedTitle(live.id)).toBe(live.title);
     const draft = await draftBy(noPublish);
-    const schedule = await agent.call('artikel_update', { slug: draft.slug, status: 'scheduled', publish_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const schedule = await agent.call('artikel_update', {
+      slug: draft.slug,
+      status: 'scheduled',
+      publish_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     refused(schedule, /may not publish/);
     expect((await agent.call('artikel_update', { slug: draft.slug, title: 'Still a draft' })).isError).toBeFalsy();
   });

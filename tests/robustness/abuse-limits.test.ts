@@ -113,6 +113,15 @@ describe('POST rate limit behind a trusted proxy, set to 2 per minute', () => {
     await post(second, '203.0.113.1', 'Six').expect(429);
   });
 
+  it('counts failed authentications on any spelling of the path the router accepts (/API/artikel, /api/artikel/) against the address', async () => {
+    const guess = (path: string) =>
+      app.api().post(path).set('Authorization', 'Bearer not-a-token').set('X-Forwarded-For', '203.0.113.99').send(body('Guess'));
+    expect((await guess('/API/artikel')).status).toBe(401);
+    expect((await guess('/api/artikel/')).status).toBe(401);
+    expect((await guess('/Api/Artikel')).status).toBe(429);
+    expect((await guess('/api/artikel')).status).toBe(429);
+  });
+
   it('lets the configured origins preflight and send a post, and no other origin', async () => {
     const allowed = await app
       .api()

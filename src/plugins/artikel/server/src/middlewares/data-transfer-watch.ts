@@ -1,8 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../infrastructure/get-service';
+import { routePath } from '../utils/route-path';
 
 // Where `strapi transfer --to` pushes into this instance (Strapi's data transfer WebSocket).
-const PUSH_PATH = /^\/admin\/transfer\/runner\/push\/?$/;
+const PUSH_PATH = /^\/admin\/transfer\/runner\/push$/;
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
@@ -15,7 +16,7 @@ type Context = Parameters<Core.MiddlewareHandler>[0];
 const dataTransferWatch = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
   const noticed = () => getService(strapi, 'outside-writes').noticed();
   return async (ctx: Context, next) => {
-    if (PUSH_PATH.test(ctx.path)) {
+    if (PUSH_PATH.test(routePath(ctx.path))) {
       noticed();
       ctx.req.socket.once('close', noticed);
     }

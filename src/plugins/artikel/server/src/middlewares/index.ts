@@ -4,6 +4,7 @@ import httpCaching from './http-caching';
 import postRateLimit from './post-rate-limit';
 import readOnlyTokens from './read-only-tokens';
 import requestBodyErrors from './request-body-errors';
+import uploadedFileHeaders from './uploaded-file-headers';
 
 export default {
   'data-transfer-watch': dataTransferWatch,
@@ -12,4 +13,5 @@ export default {
   'read-only-tokens': readOnlyTokens,
   'request-body-errors': requestBodyErrors,
   'post-rate-limit': postRateLimit,
+  'uploaded-file-headers': uploadedFileHeaders,
 };

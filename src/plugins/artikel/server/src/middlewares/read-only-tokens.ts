@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
+import { routePath } from '../utils/route-path';
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
@@ -25,7 +26,8 @@ const readOnlyTokens = (_config: unknown, { strapi }: { strapi: Core.Strapi }): 
   const tokens = (): ApiTokenService => strapi.service('admin::api-token-content-api') as unknown as ApiTokenService;
   return async (ctx: Context, next) => {
     const bearer = BEARER.exec(ctx.get('Authorization'));
-    if (bearer !== null && CONTENT_API.test(ctx.path) && !STUDIO_API.test(ctx.path)) {
+    const path = routePath(ctx.path);
+    if (bearer !== null && CONTENT_API.test(path) && !STUDIO_API.test(path)) {
       const token = await tokens().getByAccessKey(tokens().hash(bearer[1]));
       if (token?.type === 'read-only') throw new errors.ForbiddenError('Read-only API tokens read /api/artikel only');
     }

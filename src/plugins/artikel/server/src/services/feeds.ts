@@ -39,7 +39,7 @@ const xmlText = (text: string): string => text.replace(NOT_XML_CHARACTER, '');
 // The `feed` library writes attribute values as given, but for the double quote it escapes itself.
 const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
-/** A URL for an attribute of the RSS or Atom feed (the cover's enclosure): its markup characters escaped. */
+/** Text for an attribute of the RSS or Atom feed (the cover's enclosure, Atom's categories): its markup characters escaped. */
 const xmlAttribute = (url: string): string => xmlText(url).replace(/[&<>]/g, (character) => ATTRIBUTE_ESCAPES[character]);
 
 // The root element exactly as the `feed` library writes it (feed/lib/atom1.js), which has no option for xml:lang.
@@ -130,6 +130,9 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
     });
     // Only the XML formats need their attribute escaped; JSON Feed carries the URL as it is.
     const imageUrl = (url: string): string => (request.format === 'json' ? url : xmlAttribute(url));
+    // Atom writes a category as attributes (label, term), which the `feed` library leaves unescaped
+    // but for the double quote; RSS writes it as text, which it escapes.
+    const categoryName = (text: string): string => (request.format === 'atom' ? xmlAttribute(text) : xmlText(text));
     for (const record of records) {
       // One at a time: a long content is rendered on a thread (see text-work.ts), and a feed of long
       // articles would otherwise fill its queue.
@@ -146,8 +149,8 @@ const feeds = ({ strapi }: { strapi: Core.Strapi }) => {
         date: new Date(summary.updated_at),
         published: summary.published_at ? new Date(summary.published_at) : undefined,
         category: [
-          ...(summary.category ? [{ name: xmlText(summary.category.name), term: summary.category.slug }] : []),
-          ...summary.tags.map((tag) => ({ name: xmlText(tag) })),
+          ...(summary.category ? [{ name: categoryName(summary.category.name), term: categoryName(summary.category.slug) }] : []),
+          ...summary.tags.map((tag) => ({ name: categoryName(tag) })),
         ],
         ...(summary.cover_image_url ? { image: imageUrl(summary.cover_image_url) } : {}),
       });

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { errors } from '@strapi/utils';
 import createHttpError from 'http-errors';
 import type { Context, MiddlewareFactory } from './types';
+import { routePath } from '../utils/route-path';
+import { nestsDeeperThan } from '../utils/json-depth';
 
 // The methods koa-body reads a body on (its parsedMethods default, which strapi::body keeps).
 const METHODS_WITH_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -22,9 +24,42 @@ const UPLOAD_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: 'POST', path: /^\/admin\/project-settings\/?$/ },
 ];
 
-const isUploadRoute = (ctx: Context): boolean => UPLOAD_ROUTES.some((route) => route.method === ctx.method && route.path.test(ctx.path));
+const isUploadRoute = (ctx: Context): boolean =>
+  UPLOAD_ROUTES.some((route) => route.method === ctx.method && route.path.test(routePath(ctx.path)));
 
 const BEARER = /^Bearer [^\s]+$/i;
+
+// How deep a JSON body may nest: the Content Manager's deepest (components in dynamic zones, rich
+// text blocks) stay far below; Strapi's own validators recurse and overflow the stack near 10,000.
+const BODY_DEPTH_LIMIT = 64;
+
+// The studio's own writes, which read JSON only.
+const STUDIO_WRITES = /^\/api\/artikel(\/|$)/;
+
+/** A body-carrying write to /api/artikel that is not JSON (curl's -d sends a form): a 415 naming the header. */
+function assertJsonWrite(ctx: Context): void {
+  // A restore sends no body (no Content-Length, or 0); type-is answers null without a body.
+  if (!STUDIO_WRITES.test(routePath(ctx.path)) || ctx.get('Content-Length') === '0' || ctx.is('json') !== false) return;
+  const sent = ctx.get('Content-Type') || 'none';
+  throw createHttpError(
+    415,
+    `The body must be JSON: send the header Content-Type: application/json (this request's Content-Type is ${JSON.stringify(sent.slice(0, 100))})`,
+    {
+      details: {
+        errors: [
+          { path: ['headers', 'content-type'], message: 'Content-Type must be application/json', name: 'UnsupportedMediaTypeError' },
+        ],
+      },
+    },
+  );
+}
+
+/** Refuses a JSON body nested past the limit, before any validator walks it. */
+function assertShallow(body: unknown): void {
+  if (!nestsDeeperThan(body, BODY_DEPTH_LIMIT)) return;
+  const message = `The request body nests deeper than ${BODY_DEPTH_LIMIT} levels of arrays and objects: send a flatter body`;
+  throw new errors.ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError' }] });
+}
 
 /**
  * strapi::body, limited to what each request may send.
@@ -67,7 +102,13 @@ export const bodyParsedWhenSent =
 
     return (ctx: Context, next) => {
       if (ctx.is('multipart')) return parseUpload(ctx, next);
-      if (METHODS_WITH_A_BODY.has(ctx.method)) return parse(ctx, next);
+      if (METHODS_WITH_A_BODY.has(ctx.method)) {
+        assertJsonWrite(ctx);
+        return parse(ctx, () => {
+          assertShallow(ctx.request.body);
+          return next();
+        });
+      }
       ctx.request.body = {};
       return next();
     };
