@@ -45,6 +45,8 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
     'strapi::poweredBy',
     // Files under /uploads/ can never run script on this origin; a refused upload type names the allowed ones.
     'plugin::artikel.uploaded-file-headers',
+    // Strapi's bare 403 of a token's scope and the router's text 405 under /api/artikel, made to teach.
+    'plugin::artikel.teaching-refusals',
     'strapi::query',
     // Before any route: a read-only API token reads /api/artikel only.
     'plugin::artikel.read-only-tokens',

@@ -115,7 +115,7 @@ describe('POST /api/artikel validation', () => {
   it('names every refused field in the message a workflow tool shows, in the order of the specification', async () => {
     const body = await rejects({ views: '100', tags: 5 }, ['category', 'content', 'tags', 'title', 'views']);
     expect(body.error.message).toBe(
-      'views is not an allowed field; title is required; category is required; content is required; tags must be a string',
+      'views is not an allowed field (allowed: title, category, content, summary, slug, tags, cover_image_url, author, status, publish_at, meta_title, meta_description, meta_keywords); title is required; category is required; content is required; tags must be one text of comma-separated tags, such as "harbour, golden hour" (not a list)',
     );
   });
 

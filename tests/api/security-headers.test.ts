@@ -62,13 +62,23 @@ describe('security headers', () => {
     ['get', '/admin/init'],
     ['post', '/admin/login'],
     ['get', '/documentation'],
-    ['get', '/uploads/missing.jpg'],
   ])('%s %s carries exactly the headers strapi::security gives it', async (method, path) => {
     const served = await app.api()[method](path);
     const expected = await strapiSecurityAlone[method](path);
     expect(securityHeadersOf(served.headers)).toEqual(securityHeadersOf(expected.headers));
     // Not a comparison of two empty sets: every answer has its policy.
     expect(served.headers['content-security-policy']).toMatch(/default-src 'self'/);
+  });
+});
+
+describe('uploaded files', () => {
+  it('carry a policy of their own that forbids script, in a sandbox, besides every other header strapi::security gives', async () => {
+    const served = await app.api().get('/uploads/missing.jpg');
+    const expected = await strapiSecurityAlone.get('/uploads/missing.jpg');
+    const { 'content-security-policy': policy, ...others } = securityHeadersOf(served.headers);
+    const { 'content-security-policy': _strapiPolicy, ...expectedOthers } = securityHeadersOf(expected.headers);
+    expect(others).toEqual(expectedOthers);
+    expect(policy).toBe("default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox");
   });
 });
 

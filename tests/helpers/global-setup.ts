@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compileStrapi } from '@strapi/strapi';
+import { execFileSync } from 'node:child_process';
 import { currentStore, withPostgres } from './store';
+import { TEST_DIST_DIR } from './test-dist';
 
-/** Compiles the app once per run, from an empty dist/, so no test ever runs stale compiled code. */
+/**
+ * Compiles the app once per run into the tests' own folder (emptied first, so no test ever runs
+ * stale compiled code); dist/, the build a running service uses, is left as it is.
+ */
 export default async function globalSetup(): Promise<void> {
   // On PostgreSQL, fail at once (not in every file's beforeAll) when the server cannot be reached
   // or the user may not create the per-test databases.
@@ -28,7 +32,13 @@ export default async function globalSetup(): Promise<void> {
   const appDir = path.resolve(__dirname, '..', '..');
   // Each test file adds the number of answers it checked against the OpenAPI document; the teardown sums them.
   process.env.ARTIKEL_OPENAPI_TALLY = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-openapi-')), 'tally');
-  fs.rmSync(path.join(appDir, 'dist'), { recursive: true, force: true });
+  fs.rmSync(TEST_DIST_DIR, { recursive: true, force: true });
   process.env.STRAPI_TELEMETRY_DISABLED = 'true';
-  await compileStrapi({ appDir });
+  // What strapi build's compile step does (tsc with the app's tsconfig.json), into another folder.
+  const tsc = require.resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(appDir, 'tsconfig.json'), '--outDir', TEST_DIST_DIR, '--incremental', 'false'], {
+    cwd: appDir,
+    stdio: 'inherit',
+  });
+  process.env.ARTIKEL_DIST_DIR = TEST_DIST_DIR;
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { testDistDir } from './test-dist';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 const strong = () => crypto.randomBytes(24).toString('base64');
@@ -30,7 +31,7 @@ export function productionConfigLoad(
       ([, value]) => value !== undefined,
     ),
   );
-  const script = `const app = require('@strapi/strapi').createStrapi({ appDir: ${JSON.stringify(APP_DIR)}, distDir: ${JSON.stringify(path.join(APP_DIR, 'dist'))} }); console.log(${print})`;
+  const script = `const app = require('@strapi/strapi').createStrapi({ appDir: ${JSON.stringify(APP_DIR)}, distDir: ${JSON.stringify(testDistDir())} }); console.log(${print})`;
   const result = spawnSync(process.execPath, ['-e', script], { cwd: APP_DIR, env: childEnv, encoding: 'utf8', timeout: 120_000 });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }

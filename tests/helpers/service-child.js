@@ -9,7 +9,7 @@ const { createStrapi } = require('@strapi/strapi');
 const appDir = path.resolve(__dirname, '..', '..');
 
 (async () => {
-  const strapi = await createStrapi({ appDir, distDir: path.join(appDir, 'dist') }).load();
+  const strapi = await createStrapi({ appDir, distDir: process.env.ARTIKEL_DIST_DIR || path.join(appDir, 'dist') }).load();
   const token = await strapi
     .service('admin::api-token')
     .create({ name: `crash-${process.pid}`, description: '', type: 'full-access', lifespan: null });

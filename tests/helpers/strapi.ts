@@ -8,6 +8,7 @@ import { createCategory } from './fixtures';
 import { checkedAgainstOpenApi } from './openapi-check';
 import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, type Store } from './store';
 import { createApiToken } from './tokens';
+import { testDistDir } from './test-dist';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 
@@ -100,7 +101,7 @@ async function startApp(options: StartOptions): Promise<BareApp> {
   }
   let strapi: Core.Strapi;
   try {
-    strapi = await createStrapi({ appDir: APP_DIR, distDir: path.join(APP_DIR, 'dist') }).load();
+    strapi = await createStrapi({ appDir: APP_DIR, distDir: testDistDir() }).load();
     await strapi.server.mount();
   } catch (error) {
     if (databaseName !== null && options.databaseFile === undefined) await dropPostgresDatabase(databaseName).catch(() => undefined);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { testDistDir } from '../helpers/test-dist';
 import {
   renderContentHtml,
   readingTimeMinutes,
@@ -9,19 +10,7 @@ import { contentAsMarkdown } from '../../src/plugins/artikel/server/src/utils/ht
 
 // The pool runs the compiled thread file, so it is loaded from the build the suite made (global-setup.ts).
 type TextWorkModule = typeof import('../../src/plugins/artikel/server/src/infrastructure/text-work');
-const compiled = path.resolve(
-  __dirname,
-  '..',
-  '..',
-  'dist',
-  'src',
-  'plugins',
-  'artikel',
-  'server',
-  'src',
-  'infrastructure',
-  'text-work.js',
-);
+const compiled = path.join(testDistDir(), 'src', 'plugins', 'artikel', 'server', 'src', 'infrastructure', 'text-work.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled file by its path, which an import cannot name
 const { INLINE_BELOW, closeTextWork, textWork } = require(compiled) as TextWorkModule;
 

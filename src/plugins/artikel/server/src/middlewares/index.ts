@@ -5,6 +5,7 @@ import postRateLimit from './post-rate-limit';
 import readOnlyTokens from './read-only-tokens';
 import requestBodyErrors from './request-body-errors';
 import uploadedFileHeaders from './uploaded-file-headers';
+import teachingRefusals from './teaching-refusals';
 
 export default {
   'data-transfer-watch': dataTransferWatch,
@@ -14,4 +15,5 @@ export default {
   'request-body-errors': requestBodyErrors,
   'post-rate-limit': postRateLimit,
   'uploaded-file-headers': uploadedFileHeaders,
+  'teaching-refusals': teachingRefusals,
 };

@@ -145,7 +145,7 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
           const body = { ...(error.answer.body as object), meta: { dry_run: true } };
           return { status: 200, location: null, body, replayed: false };
         }
-        if (error instanceof SlugTakenError) throw slugConflictError(error.slug);
+        if (error instanceof SlugTakenError) throw slugConflictError(error.slug, error.trashedDocumentId);
         if (!isUniqueViolation(error, 'slug')) throw error;
         if (!isBlank(explicitSlug)) throw slugConflictError(normalizeSlug(explicitSlug ?? ''));
         if (attempt >= MAX_SLUG_ATTEMPTS) throw error;

@@ -3,6 +3,7 @@ import { ARTICLE_UID, CATEGORY_UID } from '../constants';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { errors } from '@strapi/utils';
 import { oldSlugs } from '../repositories/old-slugs';
+import { trash } from '../repositories/trash';
 import { articleWithSlug, currentSlugOf, type SlugHolder, slugsOfBase } from '../repositories/slug-rows';
 import { quotedText } from '../utils/quoted-text';
 import { SlugTakenError } from '../domain/conflict-error';
@@ -64,7 +65,10 @@ const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
       if (problem !== null) throw validationError([fieldError('slug', problem)]);
       const slug = normalizeSlug(requested);
       await lockUntilCommit(strapi, `slug:${uid}:${slug}`);
-      if ((await taken(uid, slug, exceptDocumentId)).has(slug)) throw new SlugTakenError(slug, holder);
+      if ((await taken(uid, slug, exceptDocumentId)).has(slug)) {
+        const trashed = uid === ARTICLE_UID ? await trash(strapi).holderOf(slug) : null;
+        throw new SlugTakenError(slug, holder, trashed);
+      }
       return slug;
     },
   };

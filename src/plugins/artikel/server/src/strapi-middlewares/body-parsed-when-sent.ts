@@ -5,7 +5,8 @@ import { errors } from '@strapi/utils';
 import createHttpError from 'http-errors';
 import type { Context, MiddlewareFactory } from './types';
 import { routePath } from '../utils/route-path';
-import { nestsDeeperThan } from '../utils/json-depth';
+import { tooDeepField } from '../utils/json-depth';
+import { quotedText } from '../utils/quoted-text';
 
 // The methods koa-body reads a body on (its parsedMethods default, which strapi::body keeps).
 const METHODS_WITH_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -56,9 +57,10 @@ function assertJsonWrite(ctx: Context): void {
 
 /** Refuses a JSON body nested past the limit, before any validator walks it. */
 function assertShallow(body: unknown): void {
-  if (!nestsDeeperThan(body, BODY_DEPTH_LIMIT)) return;
-  const message = `The request body nests deeper than ${BODY_DEPTH_LIMIT} levels of arrays and objects: send a flatter body`;
-  throw new errors.ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError' }] });
+  const field = tooDeepField(body, BODY_DEPTH_LIMIT);
+  if (field === null) return;
+  const message = `The request body${field.length > 0 ? `'s field ${quotedText(field[0])}` : ''} nests deeper than ${BODY_DEPTH_LIMIT} levels of arrays and objects: send a flatter body`;
+  throw new errors.ValidationError(message, { errors: [{ path: field, message, name: 'ValidationError' }] });
 }
 
 /**

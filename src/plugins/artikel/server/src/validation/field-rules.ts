@@ -1,3 +1,4 @@
+import { yup } from '@strapi/utils';
 import { RESERVED_SLUGS, slugProblem } from '../utils/slug-text';
 import { isBlank } from '../utils/blank';
 import { FIELD_LIMITS, MAX_TAG_LENGTH, MAX_TAGS } from '../utils/field-limits';
@@ -34,7 +35,9 @@ export const ARTICLE_FIELD_RULES = {
   meta_title: text('meta_title'),
   meta_description: text('meta_description'),
   meta_keywords: text('meta_keywords'),
-  tags: textValue()
+  tags: yup
+    .string()
+    .typeError('tags must be one text of comma-separated tags, such as "harbour, golden hour" (not a list)')
     .test('tag-count', `tags may hold at most ${MAX_TAGS} tags`, (value) => parseTags(value).length <= MAX_TAGS)
     .test('tag-length', `each tag must be at most ${MAX_TAG_LENGTH} characters`, (value) =>
       parseTags(value).every((tag) => tag.length <= MAX_TAG_LENGTH),

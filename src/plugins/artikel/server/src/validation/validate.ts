@@ -1,5 +1,6 @@
 import { errors, yup } from '@strapi/utils';
 import { quotedText } from '../utils/quoted-text';
+import { closestSpellings } from '../domain/spelling-suggestions';
 
 export interface FieldError {
   path: string[];
@@ -78,6 +79,49 @@ function errorsOfEmptyInput(schema: yup.AnyObjectSchema): Promise<FieldError[]> 
   return errors;
 }
 
+// Names clients reach for that the API spells otherwise: a query's kategori is a body's category,
+// and other APIs' paging and search names.
+const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    category: ['kategori'],
+    categories: ['kategori', 'category'],
+    kategori: ['category'],
+    tags: ['tag'],
+    tag: ['tags'],
+    search: ['q'],
+    query: ['q'],
+    per_page: ['limit'],
+    page_size: ['limit'],
+    pagesize: ['limit'],
+    size: ['limit'],
+    sort_by: ['sort'],
+    order: ['sort'],
+    image: ['cover_image_url'],
+    cover: ['cover_image_url'],
+    body: ['content'],
+    text: ['content'],
+    excerpt: ['summary'],
+    description: ['summary', 'meta_description'],
+    name: ['title'],
+  }),
+);
+
+// A key longer than this is no misspelling of any field (and is not compared letter by letter).
+const LONGEST_GUESSED_KEY = 40;
+
+/** "views is not an allowed field", and the field meant when the key is another name or a near spelling of one. */
+export function unknownFieldMessage(key: string, known: ReadonlySet<string>): string {
+  const folded = key.toLowerCase();
+  const meant =
+    (OTHER_NAMES.get(folded) ?? []).find((name) => known.has(name)) ??
+    (folded.length <= LONGEST_GUESSED_KEY ? closestSpellings(folded, [...known])[0] : undefined) ??
+    (known.has(folded) && folded !== key ? folded : undefined);
+  const allowed = `allowed: ${[...known].join(', ')}`;
+  return meant === undefined
+    ? `${key} is not an allowed field (${allowed})`
+    : `${key} is not an allowed field: did you mean ${meant}? (${allowed})`;
+}
+
 /**
  * Validates input against a schema and rejects keys the schema does not list. Every offending
  * field is reported, each under its own path, in Strapi's ValidationError body.
@@ -88,7 +132,7 @@ export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unkno
   }
   const keys = Object.keys(input);
   const known = new Set(Object.keys(schema.fields));
-  const unknownFields = keys.filter((key) => !known.has(key)).map((key) => fieldError(key, `${key} is not an allowed field`));
+  const unknownFields = keys.filter((key) => !known.has(key)).map((key) => fieldError(key, unknownFieldMessage(key, known)));
   const fieldErrors = [...unknownFields, ...(await (keys.length === 0 ? errorsOfEmptyInput(schema) : fieldErrorsOf(schema, input)))];
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
   return input as T;
