@@ -21,7 +21,22 @@ function requestedPermissions() {
 /** What the command is doing, on stderr: stdout carries only the token, for TOKEN=$(npm run -s token). */
 const progress = progressPrinter();
 
+/**
+ * `TOKEN=$(npm run token)` captures npm's own banner lines with the token, and the header built
+ * from it is then not valid HTTP: without -s (--silent) and with stdout captured, stop and say so.
+ */
+function refuseNpmBanner() {
+  const underNpm = process.env.npm_lifecycle_event === 'token';
+  if (!underNpm || process.env.npm_config_loglevel === 'silent' || process.stdout.isTTY) return false;
+  process.stderr.write(
+    'npm writes its own lines before the token: run it as TOKEN=$(npm run -s token) (with -s), or as node scripts/create-api-token.js\n',
+  );
+  process.exitCode = 2;
+  return true;
+}
+
 async function main() {
+  if (refuseNpmBanner()) return;
   const name = process.argv[2] || `automation-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const permissions = requestedPermissions();
   const strapi = await loadStrapi(progress);
@@ -35,7 +50,12 @@ async function main() {
       permissions,
     });
     process.stdout.write(`${token.accessKey}\n`);
+    const missing = ACTIONS.filter((action) => !permissions.includes(`plugin::artikel.artikel.${action}`));
     progress(`done: the token above holds ${permissions.join(', ')} and nothing else; it is shown once`);
+    if (missing.length > 0)
+      progress(
+        `it may not ${missing.join(' or ')} articles; for a token that may: ARTIKEL_TOKEN_ACTIONS=create,update,delete npm run -s token`,
+      );
   } finally {
     await strapi.destroy();
   }

@@ -24,6 +24,11 @@ function buildIsCurrent(appDir) {
 
 /** The folder of the compiled app, compiling it first when the sources changed; `progress` tells which. */
 async function compiledApp(progress) {
+  // The test suites' own build (tests/helpers/global-setup.ts): used as it is, dist/ left alone.
+  if (process.env.ARTIKEL_DIST_DIR) {
+    progress(`using the build in ${process.env.ARTIKEL_DIST_DIR}`);
+    return process.env.ARTIKEL_DIST_DIR;
+  }
   if (buildIsCurrent(APP_DIR)) {
     progress('using the current build in dist/');
     return path.join(APP_DIR, 'dist');

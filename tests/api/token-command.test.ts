@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   await removeServiceDatabase(path.join(folder, 'data.db'));
+  await removeServiceDatabase(path.join(folder, 'scripts.db'));
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
@@ -44,6 +46,74 @@ describe('npm run token', () => {
         });
       expect((await post(`Bearer ${token}`)).status).toBe(201);
       expect((await post(`Bearer ${token.slice(0, -1)}x`)).status).toBe(401);
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+/** Runs an npm script in the app folder as a newcomer pastes it (npm's own banner and all). */
+const npmRun = (args: string[], env: NodeJS.ProcessEnv) =>
+  run('npm', ['run', ...args], { cwd: APP_DIR, env }).then(
+    (result) => ({ ...result, code: 0 }),
+    (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }),
+  );
+
+describe('npm run -s token and npm run -s mcp-token', () => {
+  const databaseFile = () => path.join(folder, 'scripts.db');
+
+  it('refuses to print a token into a capture that npm fills with its banner, and says to add -s', async () => {
+    const env = { ...process.env, ...(await serviceDatabaseEnv(databaseFile())) };
+    const captured = await npmRun(['token'], env);
+    expect(captured.code).toBe(2);
+    expect(captured.stderr).toMatch(/run it as TOKEN=\$\(npm run -s token\)/);
+    expect(captured.stdout).not.toMatch(/[0-9a-f]{64}/);
+  });
+
+  it('prints only the token with -s, and says on stderr what it may not do and how to get more', async () => {
+    const env = { ...process.env, ...(await serviceDatabaseEnv(databaseFile())) };
+    const printed = await npmRun(['-s', 'token'], env);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout.trim()).toMatch(/^[0-9a-f]{64,}$/);
+    expect(printed.stderr).toMatch(
+      /may not update or delete articles; for a token that may: ARTIKEL_TOKEN_ACTIONS=create,update,delete npm run -s token/,
+    );
+  });
+
+  it('makes an admin token for MCP clients with its owner’s role, and prints the client configuration to paste', async () => {
+    const env = { ...process.env, ...(await serviceDatabaseEnv(databaseFile())) };
+    let service = await startServiceProcess(databaseFile());
+    try {
+      const registered = await fetch(`${service.baseUrl}/admin/register-admin`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@studio.example', firstname: 'Oki', lastname: 'Owner', password: 'Owner-Passw0rd' }),
+      });
+      expect(registered.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+    const made = await npmRun(['-s', 'mcp-token', '--', 'owner@studio.example', 'claude-desktop'], env);
+    expect(made.code).toBe(0);
+    const token = made.stdout.trim();
+    expect(token).toMatch(/^[0-9a-f]{64,}$/);
+    expect(made.stderr).toMatch(/"mcpServers"/);
+    expect(made.stderr).toMatch(/\/mcp/);
+    const unknown = await npmRun(['-s', 'mcp-token', '--', 'nobody@studio.example'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No administrator has the e-mail nobody@studio.example/);
+
+    service = await startServiceProcess(databaseFile());
+    try {
+      const client = new Client({ name: 'token-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      const names = (await client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith('artikel_'));
+      expect(names).toEqual(expect.arrayContaining(['artikel_create', 'artikel_delete', 'artikel_get', 'artikel_update']));
+      await client.close();
     } finally {
       await service.stop();
     }
