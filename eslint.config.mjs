@@ -39,5 +39,74 @@ export default tseslint.config(
     // CommonJS requires; a module may name its own `crypto` (Node's global is the Web Crypto one).
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-redeclare': ['error', { builtinGlobals: false }] },
   },
+  // The plugin's layers (docs/ARCHITECTURE.md): each folder imports only those beneath it, and data
+  // access stays in repositories/ (and the infrastructure they stand on). Type-only imports are free.
+  ...layers({
+    utils: ['*'],
+    domain: [
+      'services',
+      'repositories',
+      'commands',
+      'controllers',
+      'mcp',
+      'middlewares',
+      'document-middlewares',
+      'infrastructure',
+      'presenters',
+      'validation',
+    ],
+    validation: [
+      'services',
+      'repositories',
+      'commands',
+      'controllers',
+      'mcp',
+      'middlewares',
+      'document-middlewares',
+      'infrastructure',
+      'presenters',
+    ],
+    repositories: ['services', 'commands', 'controllers', 'mcp', 'middlewares', 'document-middlewares', 'presenters', 'validation'],
+    infrastructure: ['services', 'repositories', 'commands', 'controllers', 'mcp', 'middlewares', 'document-middlewares', 'presenters'],
+    presenters: ['commands', 'controllers', 'mcp', 'middlewares', 'document-middlewares'],
+    services: ['commands', 'controllers', 'mcp', 'middlewares'],
+    commands: ['controllers', 'mcp', 'middlewares'],
+  }),
+  {
+    files: ['src/plugins/artikel/server/src/**/*.ts'],
+    ignores: ['src/plugins/artikel/server/src/repositories/**', 'src/plugins/artikel/server/src/infrastructure/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='query'][object.property.name='db']",
+          message: 'Data access belongs in repositories/: add a function there (docs/ARCHITECTURE.md).',
+        },
+      ],
+    },
+  },
   prettier,
 );
+
+/** One configuration per folder of the plugin's server, forbidding imports of the folders above it. */
+function layers(forbidden) {
+  return Object.entries(forbidden).map(([folder, above]) => ({
+    files: [`src/plugins/artikel/server/src/${folder}/**/*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: above
+                .map((name) => (name === '*' ? '../*' : `../${name}/**`))
+                .concat(above.includes('*') ? [] : above.map((name) => `../${name}`)),
+              allowTypeImports: true,
+              message: `${folder}/ may not import from a layer above it (docs/ARCHITECTURE.md): move the code down, or call it from above.`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
+}

@@ -2,16 +2,10 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID } from '../constants';
 import { quotedText } from '../utils/quoted-text';
+import type { OwnedArticle } from '../domain/article-owner';
 import type { Actor, ArticleAction } from './actor';
 
-/** What the permission conditions of a role read of an article: its creator. */
-export interface OwnedArticle {
-  documentId: string;
-  /** The article's current slug, which a refusal names; null for one that has none (in the trash). */
-  slug: string | null;
-  /** The admin user who created it; null when a token, the scheduler or a script did. */
-  createdById: number | string | null;
-}
+export type { OwnedArticle };
 
 /** The Content Manager's permission checker, as far as commands use it. */
 interface PermissionChecker {

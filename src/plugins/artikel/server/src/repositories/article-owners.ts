@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
-import type { OwnedArticle } from '../commands/authorization';
+import type { OwnedArticle } from '../domain/article-owner';
 
 interface OwnerRow {
   documentId?: unknown;

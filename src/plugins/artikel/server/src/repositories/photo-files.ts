@@ -94,3 +94,12 @@ export async function savePhotoFacts(
     },
   });
 }
+
+/** Which of these Media Library files still exist (a revision's photos may have been deleted since). */
+export async function existingFileIds(strapi: Core.Strapi, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = (await strapi.db.query(UPLOAD_FILE_UID).findMany({ where: { id: { $in: [...ids] } }, select: ['id'] })) as Array<{
+    id: number;
+  }>;
+  return new Set(rows.map((row) => row.id));
+}

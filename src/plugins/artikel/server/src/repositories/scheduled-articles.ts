@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { TABLES } from '../constants';
+import { ARTICLE_UID, TABLES } from '../constants';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { readDatabase } from '../infrastructure/transactions';
 
@@ -18,4 +18,20 @@ export async function dueSchedules(strapi: Core.Strapi, now: Date, limit: number
     .orderBy('publish_at', 'asc')
     .limit(limit)) as Array<{ document_id: string }>;
   return rows.map((row) => row.document_id);
+}
+
+/** When a draft is scheduled to go live (in the current transaction); null when it is not, or has no draft. */
+export async function scheduledTimeOf(strapi: Core.Strapi, documentId: string): Promise<Date | null> {
+  const draft = (await strapi.db
+    .query(ARTICLE_UID)
+    .findOne({ select: ['documentId', 'publish_at'], where: { documentId, publishedAt: null } })) as {
+    publish_at?: Date | string | number | null;
+  } | null;
+  const value = draft?.publish_at;
+  return value === null || value === undefined ? null : new Date(value);
+}
+
+/** Gives the published version of an article this publication time (see services/publication.ts). */
+export async function restampPublishedAt(strapi: Core.Strapi, documentId: string, publishedAt: Date): Promise<void> {
+  await strapi.db.query(ARTICLE_UID).updateMany({ where: { documentId, publishedAt: { $notNull: true } }, data: { publishedAt } });
 }

@@ -23,7 +23,7 @@ import type { KeyedRequest, PostAnswer } from './idempotency';
 import { quotedText } from '../utils/quoted-text';
 import { withWriteOrigin } from '../infrastructure/write-origin';
 import { ARTICLE_TEXT_FIELDS, type ArticleTextField, sameText } from '../domain/article-revisions';
-import type { OwnedArticle } from '../commands/authorization';
+import type { OwnedArticle } from '../domain/article-owner';
 import { ownedArticle } from '../repositories/article-owners';
 
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.

@@ -1,9 +1,7 @@
 import type { Core } from '@strapi/strapi';
+import { strapiDefaults } from '../repositories/strapi-defaults';
 
 const END_USER_ROLES = ['public', 'authenticated'];
-const ROLE_UID = 'plugin::users-permissions.role';
-const PERMISSION_UID = 'plugin::users-permissions.permission';
-const API_TOKEN_UID = 'admin::api-token';
 // The tokens Strapi's admin makes by itself on a database without administrators and tokens (its
 // DEFAULT_API_TOKENS), by their names and descriptions.
 const STRAPI_DEFAULT_TOKENS = [
@@ -27,12 +25,7 @@ const closedDefaults = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The Public and Authenticated roles hold no action (login, password reset, users, uploads): every start. */
     async emptyEndUserRoles(): Promise<number> {
-      const roles = (await strapi.db.query(ROLE_UID).findMany({ where: { type: { $in: END_USER_ROLES } } })) as Array<{ id: number }>;
-      if (roles.length === 0) return 0;
-      const { count } = await strapi.db
-        .query(PERMISSION_UID)
-        .deleteMany({ where: { role: { id: { $in: roles.map((role) => role.id) } } } });
-      return count;
+      return strapiDefaults(strapi).emptyRolesOfTypes(END_USER_ROLES);
     },
 
     /**
@@ -42,9 +35,8 @@ const closedDefaults = ({ strapi }: { strapi: Core.Strapi }) => {
      * (every token the studio has is one an administrator or `npm run token` made).
      */
     async removeUnaskedTokens(): Promise<number> {
-      if ((await strapi.db.query('admin::user').count()) > 0) return 0;
-      const { count } = await strapi.db.query(API_TOKEN_UID).deleteMany({ where: { $or: STRAPI_DEFAULT_TOKENS } });
-      return count;
+      if ((await strapiDefaults(strapi).administratorCount()) > 0) return 0;
+      return strapiDefaults(strapi).removeTokensNamed(STRAPI_DEFAULT_TOKENS);
     },
   };
 };

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
 import { getService } from '../infrastructure/get-service';
 import { inPipeline } from '../infrastructure/pipeline-scope';
+import { restampPublishedAt } from '../repositories/scheduled-articles';
 
 /**
  * Publishing with a publication time other than now. The Document Service stamps every publish with
@@ -15,9 +16,7 @@ const publication = ({ strapi }: { strapi: Core.Strapi }) => ({
     await strapi.documents(ARTICLE_UID).publish({ documentId });
     // Part of the pipeline's write, not one behind it: the watch on outside writes (register.ts) would
     // otherwise repair the index and drop the remembered view counts, unwritten ones included.
-    await inPipeline(() =>
-      strapi.db.query(ARTICLE_UID).updateMany({ where: { documentId, publishedAt: { $notNull: true } }, data: { publishedAt } }),
-    );
+    await inPipeline(() => restampPublishedAt(strapi, documentId, publishedAt));
     await getService(strapi, 'article-index').publicationRestamped(documentId);
   },
 });

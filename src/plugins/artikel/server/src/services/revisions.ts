@@ -13,6 +13,7 @@ import { getConfig, getService } from '../infrastructure/get-service';
 import { lockUntilCommit } from '../infrastructure/locks';
 import { currentActor, currentRequest, writeOrigin } from '../infrastructure/write-origin';
 import { articleSnapshot } from '../repositories/article-snapshots';
+import { existingFileIds } from '../repositories/photo-files';
 import { type Revision, type RevisionEntry, revisions as revisionRows } from '../repositories/revisions';
 
 /** Revisions removed per statement by the background pruning, so that no look holds the database long. */
@@ -144,16 +145,7 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (snapshot.category !== null)
         data.category = (await getService(strapi, 'categories').findOrCreate(snapshot.category.name)).documentId;
       const ids = [...(snapshot.cover === null ? [] : [snapshot.cover]), ...snapshot.gallery];
-      const files =
-        ids.length === 0
-          ? new Set<number>()
-          : new Set(
-              (
-                (await strapi.db.query('plugin::upload.file').findMany({ where: { id: { $in: ids } }, select: ['id'] })) as Array<{
-                  id: number;
-                }>
-              ).map((file) => file.id),
-            );
+      const files = await existingFileIds(strapi, ids);
       data.cover = snapshot.cover !== null && files.has(snapshot.cover) ? snapshot.cover : null;
       data.gallery = snapshot.gallery.filter((id) => files.has(id));
       return data;

@@ -1,8 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { ARTICLE_UID } from '../constants';
 import { tryLockUntilCommit } from '../infrastructure/locks';
 import { inTransaction } from '../infrastructure/transactions';
-import { dueSchedules } from '../repositories/scheduled-articles';
+import { dueSchedules, scheduledTimeOf } from '../repositories/scheduled-articles';
 import { getService } from '../infrastructure/get-service';
 import { withWriteOrigin } from '../infrastructure/write-origin';
 
@@ -10,13 +9,6 @@ import { withWriteOrigin } from '../infrastructure/write-origin';
 const TICK_MS = 1_000;
 /** Schedules published per look, so one look never holds the database long; the rest follow a second later. */
 const BATCH = 20;
-
-interface DueRow {
-  documentId: string;
-  publish_at: Date | string | number | null;
-}
-
-const instant = (value: DueRow['publish_at']): Date | null => (value === null || value === undefined ? null : new Date(value));
 
 /**
  * Scheduled publishing. A scheduled article is a draft with a `publish_at`; every instance looks
@@ -39,11 +31,7 @@ const scheduledPublishing = ({ strapi }: { strapi: Core.Strapi }) => {
   const publishOne = async (documentId: string): Promise<boolean> =>
     inTransaction(strapi, async () => {
       if (!(await tryLockUntilCommit(strapi, `schedule:${documentId}`))) return false;
-      const draft = (await strapi.db.query(ARTICLE_UID).findOne({
-        select: ['documentId', 'publish_at'],
-        where: { documentId, publishedAt: null },
-      })) as DueRow | null;
-      const publishAt = instant(draft?.publish_at ?? null);
+      const publishAt = await scheduledTimeOf(strapi, documentId);
       if (publishAt === null || publishAt.getTime() > Date.now()) return false;
       // Published at its schedule, not at the moment this look ran (see publication.ts).
       // Its revision names the scheduler: no request made this write.
