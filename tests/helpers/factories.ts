@@ -111,10 +111,20 @@ export interface ToolAnswer {
 }
 
 /** A real MCP client over Streamable HTTP (as Claude, Cursor or n8n connect), signed with an admin token. */
-export async function mcpClient(
-  app: TestApp,
-  token: string,
-): Promise<{ call: (name: string, args?: object) => Promise<ToolAnswer>; close: () => Promise<void> }> {
+export interface McpAgent {
+  call: (name: string, args?: object) => Promise<ToolAnswer>;
+  /** tools/list, as the client sees it. */
+  list: () => Promise<
+    Array<{
+      name: string;
+      annotations?: Record<string, unknown>;
+      inputSchema: { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+    }>
+  >;
+  close: () => Promise<void>;
+}
+
+export async function mcpClient(app: TestApp, token: string): Promise<McpAgent> {
   const transport = new StreamableHTTPClientTransport(new URL(`${await app.baseUrl()}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
@@ -122,6 +132,7 @@ export async function mcpClient(
   await client.connect(transport);
   return {
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args as Record<string, unknown> })) as unknown as ToolAnswer,
+    list: async () => (await client.listTools()).tools as Awaited<ReturnType<McpAgent['list']>>,
     close: () => client.close(),
   };
 }

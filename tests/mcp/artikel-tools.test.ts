@@ -109,12 +109,10 @@ describe('the article tools on Strapi’s MCP server', () => {
     expect(await names(tokens.none)).toEqual([]);
   });
 
-  it('describes each input with the REST route’s fields, saying which artikel_create requires', async () => {
+  it('describes each input with the REST route’s fields, artikel_create’s required ones in the schema’s required', async () => {
     const { tools } = await (await connect(tokens.full)).listTools();
     const create = tools.find((tool) => tool.name === 'artikel_create');
-    const properties = (create?.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
-    const required = Object.keys(properties).filter((name) => properties[name].description?.startsWith('Required.'));
-    expect(required.sort()).toEqual(['category', 'content', 'title']);
+    expect([...(create?.inputSchema.required ?? [])].sort()).toEqual(['category', 'content', 'title']);
     expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['summary', 'tags', 'status', 'publish_at', 'idempotency_key', 'dry_run']),
     );
@@ -223,9 +221,15 @@ describe('the article tools on Strapi’s MCP server', () => {
   it('refuses bad input with a tool error naming every refused field, and stores nothing', async () => {
     const client = await connect(tokens.full);
     const before = (await app.api().get('/api/artikel?limit=1').expect(200)).body.meta.pagination.total;
+    // A missing required field is refused by the input schema, which requires it.
+    const untitled = await call(client, 'artikel_create', { category: 'Studio', content: 'No title.' });
+    expect(untitled.isError).toBe(true);
+    expect(textOf(untitled)).toMatch(/title is required/);
+    // Every rule of the REST validation, each refused field named.
     const refused = await call(client, 'artikel_create', {
+      title: 'x'.repeat(300),
       category: 'Studio',
-      content: 'No title.',
+      content: 'A bad cover.',
       cover_image_url: 'javascript:alert(1)',
     });
     expect(refused.isError).toBe(true);

@@ -7,11 +7,13 @@ type ToolResult =
       isError: true;
     };
 
-/** A short readable form of an article for the model: Markdown. */
-export function articleText(article: FullArticle): string {
+/** A short readable form of an article for the model: Markdown, with what a next call needs (slug, status, etag). */
+export function articleText(article: FullArticle, etag: string | null = null): string {
   const facts = [
     `status: ${article.status}`,
     `slug: ${article.slug}`,
+    etag === null ? null : `etag: ${etag} (pass it as if_match to artikel_update or artikel_delete)`,
+    `views: ${article.views}`,
     article.category ? `category: ${article.category.name}` : null,
     article.tags.length > 0 ? `tags: ${article.tags.join(', ')}` : null,
     article.published_at ? `published_at: ${article.published_at}` : null,
@@ -24,7 +26,7 @@ export function articleText(article: FullArticle): string {
 export function summariesText(articles: ArticleSummary[], total?: number): string {
   if (articles.length === 0) return 'No article.';
   const lines = articles.map(
-    (article) => `- ${article.title} (slug: ${article.slug}, published_at: ${article.published_at ?? 'not published'})`,
+    (article) => `- ${article.title} (slug: ${article.slug}, published_at: ${article.published_at ?? 'not published'}, views: ${article.views})`,
   );
   return `${total === undefined ? '' : `${total} articles in all; this page:\n`}${lines.join('\n')}`;
 }

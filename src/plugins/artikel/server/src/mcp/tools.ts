@@ -8,7 +8,9 @@ import type { PostOutcome } from '../services/article-writes';
 import { createArticleSchema } from '../validation/create-article';
 import { listQuerySchema, validateListQuery, validateSlug } from '../validation/read-queries';
 import { updateArticleSchema } from '../validation/update-article';
-import { asQuery, inputShapeOf } from './input-schemas';
+import { asQuery, inputShapeOf, toolInput, wholeNumber } from './input-schemas';
+import type { ToolAnnotations } from './register-tools';
+import { LIST_MAX_LIMIT } from '../constants';
 import { articleText, refusal, success, summariesText } from './tool-results';
 import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
 import { validateRevisionPath } from '../validation/revisions';
@@ -43,7 +45,7 @@ const FIELD_HELP: Record<string, string> = {
   category: 'A category name or slug; a new name creates the category.',
   content: 'Markdown or HTML; scripts and unsafe links are removed.',
   summary: 'Two or three sentences; left out, written from the content.',
-  slug: 'The address /api/artikel/{slug}; left out, made from the title. A new slug moves the article (the old one redirects).',
+  slug: 'The address /api/artikel/{slug}; left out, made from the title.',
   tags: 'Comma-separated, at most 20 tags of 50 characters.',
   cover_image_url: 'An absolute https URL of a cover photo hosted elsewhere.',
   author: "Left out, the studio's name.",
@@ -102,18 +104,25 @@ function writeResult(outcome: PostOutcome, verb: string): Result {
   const heading = body.meta?.dry_run
     ? `Dry run, nothing stored: the article would be ${verb}.`
     : `Article ${verb}${outcome.replayed ? ' (replayed: the first answer to this idempotency_key)' : ''}.`;
-  return success({ data: body.data, ...(Object.keys(meta).length > 0 ? { meta } : {}) }, `${heading}\n\n${articleText(body.data)}`);
+  return success({ data: body.data, ...(Object.keys(meta).length > 0 ? { meta } : {}) }, `${heading}\n\n${articleText(body.data, outcome.etag ?? null)}`);
 }
 
-const REVISION_NUMBER = (required: boolean) => ({
-  number: (required
-    ? z.number({
-        error: (issue) =>
-          issue.input === undefined ? 'number is required: a revision number from artikel_revisions' : 'number must be a whole number',
-      })
-    : z.number({ error: 'number must be a whole number' }).optional()
-  ).describe('A revision number, as artikel_revisions lists them.'),
-});
+// Revision numbers are stored as 32-bit integers (validation/revisions.ts).
+const REVISION = () => wholeNumber('number', 1, 2_147_483_647).describe('A revision number, as artikel_revisions lists them.');
+const REVISION_NUMBER = (required: boolean) => ({ number: required ? REVISION() : REVISION().optional() });
+
+/** The list's numbers, bounded as the REST route bounds them. */
+const SEARCH_NUMBERS = {
+  limit: wholeNumber('limit', 1, LIST_MAX_LIMIT),
+  page: wholeNumber('page', 1, Number.MAX_SAFE_INTEGER),
+};
+
+const NEW_SLUG = z
+  .string({ error: 'new_slug must be a string' })
+  .optional()
+  .describe(
+    'Moves the article to this slug (lower-case letters, digits and hyphens): /api/artikel/{new_slug} from then on; the old slug answers 301 to it, and no other article may take it.',
+  );
 
 /** Revisions, one line each: number, action, when, who, what changed. */
 function revisionsText(entries: Array<ReturnType<typeof revisionEntryRecord>>): string {
@@ -136,11 +145,13 @@ export function artikelTools(strapi: Core.Strapi) {
   return [
     {
       name: 'artikel_search',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as ToolAnnotations,
       title: 'Search articles',
       description:
         "Published articles, newest first, with the REST list's filters: words (q), category (kategori), tag, limit and page. meta.next_cursor (null on the last page), passed back as cursor, gives the next page. Read-only.",
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object(inputShapeOf(listQuerySchema, FIELD_HELP, { numbers: ['limit', 'page'], omit: ['format'] })),
+      resolveInputSchema: () =>
+        toolInput('artikel_search', inputShapeOf(listQuerySchema, FIELD_HELP, { numbers: SEARCH_NUMBERS, omit: ['format'] })),
       resolveOutputSchema: OUTPUT,
       createHandler:
         () =>
@@ -149,27 +160,36 @@ export function artikelTools(strapi: Core.Strapi) {
             const query = await validateListQuery(asQuery(args));
             const list = await reads().list(query);
             const { next } = list.paging;
+            const nextCursor = next !== null && 'cursor' in next ? next.cursor : null;
+            // Relevance and views page by number (see article-reads' rankedPage).
+            const nextPage = query.sort === 'newest' ? undefined : next !== null && 'page' in next ? next.page : null;
+            // What the next call needs is in the text too: a host may pass only the text to the model.
+            const onward =
+              nextCursor !== null
+                ? `Next page: call artikel_search again with the same arguments and cursor "${nextCursor}".`
+                : typeof nextPage === 'number'
+                  ? `Next page: call artikel_search again with the same arguments and page ${nextPage}.`
+                  : 'This is the last page.';
             return success(
-              {
-                data: list.data,
-                meta: {
-                  ...list.meta,
-                  next_cursor: next !== null && 'cursor' in next ? next.cursor : null,
-                  // Relevance and views page by number (see article-reads' rankedPage).
-                  ...(query.sort === 'newest' ? {} : { next_page: next !== null && 'page' in next ? next.page : null }),
-                },
-              },
-              `${summariesText(list.data, list.meta.pagination.total)}${list.meta.suggestion ? `\nDid you mean: ${list.meta.suggestion}` : ''}`,
+              { data: list.data, meta: { ...list.meta, next_cursor: nextCursor, ...(nextPage === undefined ? {} : { next_page: nextPage }) } },
+              [
+                summariesText(list.data, list.meta.pagination.total),
+                list.meta.suggestion ? `Did you mean: ${list.meta.suggestion}` : null,
+                onward,
+              ]
+                .filter((line): line is string => line !== null)
+                .join('\n'),
             );
           }),
     },
     {
       name: 'artikel_get',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as ToolAnnotations,
       title: 'Get one article',
       description:
         'One article by its current slug, whatever its status (draft and scheduled included), with its ETag in meta.etag. Counts no view. Read-only.',
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object(SLUG),
+      resolveInputSchema: () => toolInput('artikel_get', SLUG),
       resolveOutputSchema: OUTPUT,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
@@ -177,14 +197,16 @@ export function artikelTools(strapi: Core.Strapi) {
           guarded(async () => {
             const slug = await validateSlug(String(args.slug ?? ''));
             const { article, etag } = await run().drafts.bySlug(agent(context), slug);
-            return success({ data: article, ...(etag ? { meta: { etag } } : {}) }, articleText(article));
+            return success({ data: article, ...(etag ? { meta: { etag } } : {}) }, articleText(article, etag));
           }),
     },
     {
       name: 'artikel_categories',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as ToolAnnotations,
       title: 'List categories',
       description: 'Every category with its number of published articles, by name. Read-only.',
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => toolInput('artikel_categories', {}),
       resolveOutputSchema: OUTPUT,
       createHandler: () => async () =>
         guarded(async () => {
@@ -197,9 +219,11 @@ export function artikelTools(strapi: Core.Strapi) {
     },
     {
       name: 'artikel_latest',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as ToolAnnotations,
       title: 'Latest articles',
       description: 'The 5 newest published articles. Read-only.',
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
+      resolveInputSchema: () => toolInput('artikel_latest', {}),
       resolveOutputSchema: OUTPUT,
       createHandler: () => async () =>
         guarded(async () => {
@@ -209,11 +233,12 @@ export function artikelTools(strapi: Core.Strapi) {
     },
     {
       name: 'artikel_create',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as ToolAnnotations,
       title: 'Create an article',
       description:
         'Creates an article exactly as POST /api/artikel does (same fields, rules and defaults): published unless status says draft or scheduled. Use idempotency_key for retries and dry_run to check first.',
       auth: { policies: [can('create')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object({ ...inputShapeOf(createArticleSchema, FIELD_HELP), ...WRITE_OPTIONS }),
+      resolveInputSchema: () => toolInput('artikel_create', { ...inputShapeOf(createArticleSchema, FIELD_HELP), ...WRITE_OPTIONS }),
       resolveOutputSchema: OUTPUT,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
@@ -226,28 +251,38 @@ export function artikelTools(strapi: Core.Strapi) {
     },
     {
       name: 'artikel_update',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as ToolAnnotations,
       title: 'Change an article',
       description:
-        'Changes the article at a slug exactly as PATCH /api/artikel/{slug} does: only the fields sent; "" clears an optional one; status draft unpublishes, published publishes, scheduled (with publish_at) schedules; a new slug moves it. if_match guards against overwriting a newer version.',
+        'Changes the article at slug exactly as PATCH /api/artikel/{slug} does: only the fields sent; "" clears an optional one; status draft unpublishes, published publishes, scheduled (with publish_at) schedules; new_slug moves it (the old slug then redirects). if_match (the etag artikel_get gave) guards against overwriting a newer version.',
       auth: { policies: [can('update')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object({ ...SLUG, ...inputShapeOf(updateArticleSchema, FIELD_HELP), ...WRITE_OPTIONS, ...IF_MATCH }),
+      resolveInputSchema: () =>
+        toolInput('artikel_update', {
+          ...SLUG,
+          ...inputShapeOf(updateArticleSchema, FIELD_HELP, { omit: ['slug'] }),
+          new_slug: NEW_SLUG,
+          ...WRITE_OPTIONS,
+          ...IF_MATCH,
+        }),
       resolveOutputSchema: OUTPUT,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
-            const { slug, idempotency_key: key, dry_run: dryRun, if_match: ifMatch, ...body } = args;
+            const { slug, new_slug: newSlug, idempotency_key: key, dry_run: dryRun, if_match: ifMatch, ...fields } = args;
+            const body = newSlug === undefined ? fields : { ...fields, slug: newSlug };
             const options = { ...writeOptions(key, dryRun), ifMatch: textOrNothing(ifMatch) };
             return writeResult(await run().articles.update(agent(context), String(slug ?? ''), body, options), 'changed');
           }),
     },
     {
       name: 'artikel_revisions',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as ToolAnnotations,
       title: "An article's revisions",
       description:
         'The kept versions of the article at a slug, newest first, as GET /api/artikel/{slug}/revisions gives them: number, when, who (an editor, an API token, an agent, the scheduler), and which fields each write changed. With number: that version whole, and what it changed in the title, summary and content word by word. Read-only.',
       auth: { policies: [can('update')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object({ ...SLUG, ...REVISION_NUMBER(false) }),
+      resolveInputSchema: () => toolInput('artikel_revisions', { ...SLUG, ...REVISION_NUMBER(false) }),
       resolveOutputSchema: OUTPUT,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
@@ -269,11 +304,12 @@ export function artikelTools(strapi: Core.Strapi) {
     },
     {
       name: 'artikel_restore',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as ToolAnnotations,
       title: "Restore an article's revision",
       description:
         'Gives the article at a slug the text of one of its revisions again (fields, category, photos; not its slug, status or schedule), as POST /api/artikel/{slug}/revisions/{number}/restore does; a published article stays published. The restore is itself a new revision, so it can be undone the same way.',
       auth: { policies: [can('update')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object({ ...SLUG, ...REVISION_NUMBER(true), dry_run: WRITE_OPTIONS.dry_run, ...IF_MATCH }),
+      resolveInputSchema: () => toolInput('artikel_restore', { ...SLUG, ...REVISION_NUMBER(true), dry_run: WRITE_OPTIONS.dry_run, ...IF_MATCH }),
       resolveOutputSchema: OUTPUT,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
@@ -291,11 +327,12 @@ export function artikelTools(strapi: Core.Strapi) {
     },
     {
       name: 'artikel_delete',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as ToolAnnotations,
       title: 'Delete an article',
       description:
         'Deletes the article at a slug as DELETE /api/artikel/{slug} does: it leaves every public read at once and waits in the trash (30 days by default) with its views, old slugs and revisions, where an editor can restore it in the admin; then it is purged for good.',
       auth: { policies: [can('delete')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => z.object({ ...SLUG, ...IF_MATCH }),
+      resolveInputSchema: () => toolInput('artikel_delete', { ...SLUG, ...IF_MATCH }),
       resolveOutputSchema: OUTPUT,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
