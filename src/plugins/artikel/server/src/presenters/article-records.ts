@@ -1,4 +1,4 @@
-import { blankToNull } from '../utils/blank';
+import { blankToNull, isBlank } from '../utils/blank';
 import type { ArticleDetailRecord, ArticleRecord } from '../repositories/articles';
 import { type Photo, toPhoto } from './photos';
 import { articlePageUrl } from './links';
@@ -56,9 +56,15 @@ export function absoluteMediaUrl(url: string, context: Pick<RecordContext, 'medi
   return url.startsWith('/') ? `${context.mediaBaseUrl.replace(/\/$/, '')}${url}` : url;
 }
 
-/** The defaults every article gets, whether it came through POST or the admin (see the contract). */
+/**
+ * The defaults every article gets, whether it came through POST or the admin (see the contract).
+ * Every write through the pipeline stores its summary, the one made from the content included
+ * (empty for a content without text: made again, it would be empty again, after a sanitizer pass
+ * over the whole content on the event loop). Only a row written behind the pipeline has none.
+ */
 export function effectiveSummary(record: Pick<ArticleRecord, 'summary' | 'content'>): string {
-  return blankToNull(record.summary) ?? summarize(record.content);
+  if (record.summary === null) return summarize(record.content);
+  return isBlank(record.summary) ? '' : record.summary;
 }
 
 export function toArticleSummary(record: ArticleRecord, context: RecordContext): ArticleSummary {
