@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { secret } from '../src/secrets';
+import { sharedLoginLimitStore } from '../src/admin-login-limit';
 
 interface PreviewService {
   url: (uid: string, params: { documentId?: string; status?: string }) => Promise<string | null>;
@@ -18,6 +19,8 @@ const adminConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Admi
   auth: {
     secret: secret('ADMIN_JWT_SECRET'),
   },
+  // Strapi's login limit (5 tries in 5 minutes per e-mail and address), counted where every instance sees it.
+  rateLimit: { enabled: true, store: sharedLoginLimitStore() } as unknown as Core.Config.Admin['rateLimit'],
   apiToken: {
     salt: secret('API_TOKEN_SALT'),
   },

@@ -17,9 +17,12 @@ const alternatives = (values: string[]): string => {
 export function wholeNumber(name: string, least: number, most: number): z.ZodType {
   const message = `${name} must be a whole number from ${least} to ${most}`;
   const error = (issue: { input?: unknown }) => (issue.input === undefined ? `${name} is required` : message);
-  return z.union([z.number({ error }).int({ error }).min(least, { error }).max(most, { error }), z.string({ error }).regex(/^\d{1,16}$/, { error })], {
-    error,
-  });
+  return z.union(
+    [z.number({ error }).int({ error }).min(least, { error }).max(most, { error }), z.string({ error }).regex(/^\d{1,16}$/, { error })],
+    {
+      error,
+    },
+  );
 }
 
 /**

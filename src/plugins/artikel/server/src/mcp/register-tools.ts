@@ -29,7 +29,12 @@ function passAnnotations(annotations: ReadonlyMap<string, ToolAnnotations>): voi
   const original = prototype.registerTool;
   const registerTool: SdkRegisterTool = function (this: unknown, name, config, callback) {
     const own = annotations.get(name);
-    return original.call(this, name, own === undefined || config.annotations !== undefined ? config : { ...config, annotations: own }, callback);
+    return original.call(
+      this,
+      name,
+      own === undefined || config.annotations !== undefined ? config : { ...config, annotations: own },
+      callback,
+    );
   };
   (registerTool as { artikel?: boolean }).artikel = true;
   prototype.registerTool = registerTool;

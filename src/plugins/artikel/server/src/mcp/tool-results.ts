@@ -26,7 +26,8 @@ export function articleText(article: FullArticle, etag: string | null = null): s
 export function summariesText(articles: ArticleSummary[], total?: number): string {
   if (articles.length === 0) return 'No article.';
   const lines = articles.map(
-    (article) => `- ${article.title} (slug: ${article.slug}, published_at: ${article.published_at ?? 'not published'}, views: ${article.views})`,
+    (article) =>
+      `- ${article.title} (slug: ${article.slug}, published_at: ${article.published_at ?? 'not published'}, views: ${article.views})`,
   );
   return `${total === undefined ? '' : `${total} articles in all; this page:\n`}${lines.join('\n')}`;
 }

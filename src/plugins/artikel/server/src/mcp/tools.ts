@@ -104,7 +104,10 @@ function writeResult(outcome: PostOutcome, verb: string): Result {
   const heading = body.meta?.dry_run
     ? `Dry run, nothing stored: the article would be ${verb}.`
     : `Article ${verb}${outcome.replayed ? ' (replayed: the first answer to this idempotency_key)' : ''}.`;
-  return success({ data: body.data, ...(Object.keys(meta).length > 0 ? { meta } : {}) }, `${heading}\n\n${articleText(body.data, outcome.etag ?? null)}`);
+  return success(
+    { data: body.data, ...(Object.keys(meta).length > 0 ? { meta } : {}) },
+    `${heading}\n\n${articleText(body.data, outcome.etag ?? null)}`,
+  );
 }
 
 // Revision numbers are stored as 32-bit integers (validation/revisions.ts).
@@ -171,7 +174,10 @@ export function artikelTools(strapi: Core.Strapi) {
                   ? `Next page: call artikel_search again with the same arguments and page ${nextPage}.`
                   : 'This is the last page.';
             return success(
-              { data: list.data, meta: { ...list.meta, next_cursor: nextCursor, ...(nextPage === undefined ? {} : { next_page: nextPage }) } },
+              {
+                data: list.data,
+                meta: { ...list.meta, next_cursor: nextCursor, ...(nextPage === undefined ? {} : { next_page: nextPage }) },
+              },
               [
                 summariesText(list.data, list.meta.pagination.total),
                 list.meta.suggestion ? `Did you mean: ${list.meta.suggestion}` : null,
@@ -309,7 +315,8 @@ export function artikelTools(strapi: Core.Strapi) {
       description:
         'Gives the article at a slug the text of one of its revisions again (fields, category, photos; not its slug, status or schedule), as POST /api/artikel/{slug}/revisions/{number}/restore does; a published article stays published. The restore is itself a new revision, so it can be undone the same way.',
       auth: { policies: [can('update')] as [ReturnType<typeof can>] },
-      resolveInputSchema: () => toolInput('artikel_restore', { ...SLUG, ...REVISION_NUMBER(true), dry_run: WRITE_OPTIONS.dry_run, ...IF_MATCH }),
+      resolveInputSchema: () =>
+        toolInput('artikel_restore', { ...SLUG, ...REVISION_NUMBER(true), dry_run: WRITE_OPTIONS.dry_run, ...IF_MATCH }),
       resolveOutputSchema: OUTPUT,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
