@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import de from '../../src/plugins/artikel/admin/src/translations/de.json';
-import en from '../../src/plugins/artikel/admin/src/translations/en.json';
-import id from '../../src/plugins/artikel/admin/src/translations/id.json';
+import de from '../../src/plugins/artikel/shared/translations/de.json';
+import en from '../../src/plugins/artikel/shared/translations/en.json';
+import id from '../../src/plugins/artikel/shared/translations/id.json';
 import { FIELD_LIMITS } from '../../src/plugins/artikel/server/src/utils/field-limits';
 import { FIELD_TEXT_MODELS, fieldTextsOf, type FieldTextModelUid } from '../../src/plugins/artikel/shared/field-texts';
 import { ADMIN_LOCALES } from '../../src/plugins/artikel/shared/admin-locales';

@@ -46,7 +46,7 @@ export default {
     return Promise.all(
       locales.map(async (locale) => {
         try {
-          const { default: strings } = (await import(`./translations/${locale}.json`)) as { default: Record<string, string> };
+          const { default: strings } = (await import(`../../shared/translations/${locale}.json`)) as { default: Record<string, string> };
           return { data: { ...contentManagerMessages(strings, locale), ...prefixTranslations(strings) }, locale };
         } catch {
           // A language without a file of its own falls back to the English strings.

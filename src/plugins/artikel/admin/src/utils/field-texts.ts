@@ -1,6 +1,6 @@
-import de from '../translations/de.json';
-import en from '../translations/en.json';
-import id from '../translations/id.json';
+import de from '../../../shared/translations/de.json';
+import en from '../../../shared/translations/en.json';
+import id from '../../../shared/translations/id.json';
 import { FIELD_TEXT_MODELS, fieldTextsOf, type FieldTextModelUid, type FieldTexts } from '../../../shared/field-texts';
 
 const TEXTS: Record<string, FieldTexts> = { en: fieldTextsOf(en), de: fieldTextsOf(de), id: fieldTextsOf(id) };

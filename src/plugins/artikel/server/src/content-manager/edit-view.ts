@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import english from '../../../admin/src/translations/en.json';
+import english from '../../../shared/translations/en.json';
 import { fieldTextsOf, type FieldText, type FieldTexts } from '../../../shared/field-texts';
 import { ARTICLE_UID } from '../constants';
 

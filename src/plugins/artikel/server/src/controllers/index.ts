@@ -1,6 +1,17 @@
 import adminRevisions from './admin-revisions';
 import adminTrash from './admin-trash';
 import adminViews from './admin-views';
-import artikel from './artikel';
+import articles from './articles';
+import publishing from './publishing';
+import reference from './reference';
+import revisions from './revisions';
 
-export default { 'admin-revisions': adminRevisions, 'admin-trash': adminTrash, 'admin-views': adminViews, artikel };
+export default {
+  'admin-revisions': adminRevisions,
+  'admin-trash': adminTrash,
+  'admin-views': adminViews,
+  articles,
+  publishing,
+  reference,
+  revisions,
+};

@@ -27,50 +27,50 @@ export default {
     type: 'content-api',
     // The first matching route wins: the fixed paths come before /:slug.
     routes: [
-      { method: 'GET', path: '/', handler: 'artikel.find', config: sharedRead },
-      { method: 'GET', path: '/categories', handler: 'artikel.categories', config: sharedRead },
-      { method: 'GET', path: '/latest', handler: 'artikel.latest', config: sharedRead },
-      { method: 'GET', path: '/openapi.json', handler: 'artikel.openApi', config: sharedRead },
+      { method: 'GET', path: '/', handler: 'articles.find', config: sharedRead },
+      { method: 'GET', path: '/categories', handler: 'articles.categories', config: sharedRead },
+      { method: 'GET', path: '/latest', handler: 'articles.latest', config: sharedRead },
+      { method: 'GET', path: '/openapi.json', handler: 'reference.openApi', config: sharedRead },
       // The reference page holds a dot and its script two segments: no slug can shadow either.
-      { method: 'GET', path: '/docs.html', handler: 'artikel.apiReference', config: sharedRead },
-      { method: 'GET', path: '/llms.txt', handler: 'artikel.llmsText', config: sharedRead },
-      { method: 'GET', path: '/docs/redoc.standalone.js', handler: 'artikel.apiReferenceScript', config: publicRead },
+      { method: 'GET', path: '/docs.html', handler: 'reference.apiReference', config: sharedRead },
+      { method: 'GET', path: '/llms.txt', handler: 'reference.llmsText', config: sharedRead },
+      { method: 'GET', path: '/docs/redoc.standalone.js', handler: 'reference.apiReferenceScript', config: publicRead },
       // Two segments, and "feed" is a reserved slug: no article can shadow a feed.
-      { method: 'GET', path: '/feed/:format', handler: 'artikel.feed', config: sharedRead },
+      { method: 'GET', path: '/feed/:format', handler: 'publishing.feed', config: sharedRead },
       // "sitemap.xml" holds a dot, which no slug can; the files of an index have two segments.
-      { method: 'GET', path: '/sitemap.xml', handler: 'artikel.sitemap', config: sharedRead },
-      { method: 'GET', path: '/sitemap/:page', handler: 'artikel.sitemapFile', config: sharedRead },
-      { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: countedRead },
+      { method: 'GET', path: '/sitemap.xml', handler: 'publishing.sitemap', config: sharedRead },
+      { method: 'GET', path: '/sitemap/:page', handler: 'publishing.sitemapFile', config: sharedRead },
+      { method: 'GET', path: '/:slug', handler: 'articles.findOne', config: countedRead },
       // An article's revisions are for those who may change it: the scope is the update action's.
-      { method: 'GET', path: '/:slug/revisions', handler: 'artikel.revisions', config: mayUpdate },
-      { method: 'GET', path: '/:slug/revisions/:number', handler: 'artikel.revision', config: mayUpdate },
+      { method: 'GET', path: '/:slug/revisions', handler: 'revisions.revisions', config: mayUpdate },
+      { method: 'GET', path: '/:slug/revisions/:number', handler: 'revisions.revision', config: mayUpdate },
       {
         method: 'POST',
         path: '/:slug/revisions/:number/restore',
-        handler: 'artikel.restoreRevision',
+        handler: 'revisions.restoreRevision',
         config: { ...mayUpdate, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
       // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
-      { method: 'GET', path: '/preview/:token', handler: 'artikel.preview', config: publicRead },
+      { method: 'GET', path: '/preview/:token', handler: 'publishing.preview', config: publicRead },
       // Only Strapi API tokens may publish: full access, or a custom token holding artikel.create.
       // Route middlewares run after authentication, so the rate limit knows the token.
       {
         method: 'POST',
         path: '/',
-        handler: 'artikel.create',
+        handler: 'articles.create',
         config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
       // Changing and deleting are actions of their own, which custom tokens hold separately.
       {
         method: 'PATCH',
         path: '/:slug',
-        handler: 'artikel.update',
+        handler: 'articles.update',
         config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
       {
         method: 'DELETE',
         path: '/:slug',
-        handler: 'artikel.delete',
+        handler: 'articles.delete',
         config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
     ],
