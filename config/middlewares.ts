@@ -12,6 +12,8 @@ const middlewaresConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Confi
   return [
     'strapi::logger',
     'strapi::errors',
+    // /llms.txt at the root, where agents look, answered by /api/artikel/llms.txt.
+    'plugin::artikel.root-aliases',
     // A transfer pushed into this instance writes behind every hook: its connection is watched instead.
     'plugin::artikel.data-transfer-watch',
     // gzip or brotli by Accept-Encoding, above 1 KB; brotli at quality 4, since every answer is

@@ -61,9 +61,9 @@ const ARTICLES = [
   ],
   [
     'Prewedding',
-    'Pemotretan prewedding di pantai saat senja',
-    'Prewedding, Pantai, Senja',
-    'Pemotretan prewedding di pantai paling indah dalam dua puluh menit sebelum matahari terbenam. Pasangan berjalan di garis ombak, dan kami memotret dari arah laut agar langit jingga mengisi latar.\n\nBawa handuk dan sandal cadangan: ombak selalu lebih tinggi dari dugaan.',
+    'Pemotretan pranikah di pantai saat senja',
+    'Pranikah, Pantai, Senja',
+    'Pemotretan pranikah di pantai paling indah dalam dua puluh menit sebelum matahari terbenam. Pasangan berjalan di garis ombak, dan kami memotret dari arah laut agar langit jingga mengisi latar.\n\nBawa handuk dan sandal cadangan: ombak selalu lebih tinggi dari dugaan.',
     3,
   ],
   [
@@ -119,7 +119,8 @@ async function uploadPhotos(strapi, folder, title, count, seed) {
 
 async function main() {
   const appDir = path.resolve(__dirname, '..');
-  const distDir = path.join(appDir, 'dist');
+  // The test suites' own build when they run this (tests/helpers/global-setup.ts), else dist/.
+  const distDir = process.env.ARTIKEL_DIST_DIR || path.join(appDir, 'dist');
   if (!fs.existsSync(path.join(distDir, 'src', 'plugins', 'artikel', 'server', 'src', 'index.js'))) {
     await compileStrapi({ appDir });
   }

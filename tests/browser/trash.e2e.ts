@@ -30,6 +30,7 @@ const STEP_MS = 120_000;
 
 const EDITOR = { firstname: 'Eda', lastname: 'Editor', email: 'eda@lichtbild.example', password: 'Lichtbild-2026' };
 const TOKEN_NAME = 'n8n';
+const AUTHOR = { email: 'ari@lichtbild.example', password: 'Lichtbild-Author-2026' };
 
 let folder: string | undefined;
 let app: ProductionApp | undefined;
@@ -295,5 +296,88 @@ describe('the trash in the admin of a production build', () => {
     const listed = await call('GET', '/artikel/trash', { bearer: jwt });
     expect(listed).toEqual({ status: 200, body: { data: [] } });
     expect(await page.getByRole('button', { name: 'Empty the trash' }).isDisabled()).toBe(true);
+  });
+
+  step("an Author sees only the articles they deleted themselves in the trash, and emptying it leaves another's", async () => {
+    // The Author is invited by the editor and registers, as the invitation's form does.
+    const roles = (await call('GET', '/admin/roles', { bearer: jwt })).body as { data: Array<{ id: number; code: string }> };
+    const authorRole = roles.data.find((role) => role.code === 'strapi-author')?.id;
+    const invited = await call('POST', '/admin/users', {
+      bearer: jwt,
+      body: { firstname: 'Ari', lastname: 'Author', email: AUTHOR.email, roles: [authorRole] },
+    });
+    expect(invited.status).toBe(201);
+    const registered = await call('POST', '/admin/register', {
+      body: {
+        registrationToken: (invited.body as { data: { registrationToken: string } }).data.registrationToken,
+        userInfo: { firstname: 'Ari', lastname: 'Author', password: AUTHOR.password },
+      },
+    });
+    expect(registered.status).toBe(200);
+    const authorJwt = (registered.body as { data: { token: string } }).data.token;
+    expect((await call('PUT', '/admin/users/me', { bearer: authorJwt, body: { preferedLanguage: 'en' } })).status).toBe(200);
+    // The Author's own draft, deleted in the Content Manager; and an article of the workflow's.
+    const own = 'Ari’s notes on the harbour shoot';
+    const categories = (await call('GET', '/content-manager/collection-types/api::category.category', { bearer: jwt })).body as {
+      results: Array<{ documentId: string }>;
+    };
+    const category = { connect: [{ documentId: categories.results[0].documentId }], disconnect: [] };
+    const created = await call('POST', '/content-manager/collection-types/api::article.article', {
+      bearer: authorJwt,
+      body: { title: own, content: 'Blue hour, three frames.', category },
+    });
+    expect(created.status).toBe(201);
+    const ownId = (created.body as { data: { documentId: string } }).data.documentId;
+    expect((await call('DELETE', `/content-manager/collection-types/api::article.article/${ownId}`, { bearer: authorJwt })).status).toBe(
+      200,
+    );
+    const theirs = 'Booking workflow test post';
+    await postAndDelete(theirs);
+
+    const context = await (browser as Browser).newContext({ viewport: { width: 1440, height: 1000 }, locale: 'en-US' });
+    const authorPage = await context.newPage();
+    try {
+      await authorPage.goto(`${baseUrl()}/admin/auth/login`);
+      await authorPage.locator('input[name="email"]').fill(AUTHOR.email);
+      await authorPage.locator('input[name="password"]').fill(AUTHOR.password);
+      await authorPage.getByRole('button', { name: 'Login' }).click();
+      await authorPage.waitForURL(/\/admin\/?$/);
+      await authorPage.getByRole('link', { name: 'Trash', exact: true }).click();
+      await authorPage.getByRole('heading', { name: 'Trash', level: 1 }).waitFor();
+      await authorPage.getByRole('row').filter({ hasText: own }).waitFor();
+      expect(await authorPage.getByRole('row').filter({ hasText: theirs }).count()).toBe(0);
+      await authorPage.screenshot({ path: path.join(ARTIFACTS, 'trash-07-author.png'), fullPage: true, animations: 'disabled' });
+      await authorPage.getByRole('button', { name: 'Empty the trash' }).click();
+      const dialog = authorPage.getByRole('alertdialog');
+      await dialog.getByRole('button', { name: 'Empty the trash' }).click();
+      await authorPage.getByText('The trash is empty').waitFor();
+    } finally {
+      await context.close();
+    }
+    const left = (await call('GET', '/artikel/trash', { bearer: jwt })).body as { data: Array<{ title: string }> };
+    expect(left.data.map((entry) => entry.title)).toEqual([theirs]);
+  });
+
+  step('a file with a script under /uploads/ is shown, never run, when an editor opens it', async () => {
+    if (!app) throw new Error('no app');
+    // As if it had got past the upload check (one stored before the photo-only rule, say).
+    const uploads = path.join(app.appDir, 'public', 'uploads');
+    fs.writeFileSync(
+      path.join(uploads, 'evil.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/svg-script-ran")</script><rect width="40" height="40"/></svg>',
+    );
+    fs.writeFileSync(path.join(uploads, 'evil.html'), '<!doctype html><script>fetch("/html-script-ran")</script><p>page</p>');
+    const ran: string[] = [];
+    page.on('request', (request) => {
+      if (/script-ran/.test(request.url())) ran.push(request.url());
+    });
+    monitor.expect([{ method: 'GET', path: /^\/uploads\/evil\.(svg|html)$/, status: 200, reason: 'the files are opened on purpose' }]);
+    for (const file of ['evil.svg', 'evil.html']) {
+      const response = await page.goto(`${baseUrl()}/uploads/${file}`);
+      expect(response?.headers()['content-security-policy']).toMatch(/sandbox/);
+      await page.waitForTimeout(1000);
+    }
+    expect(ran).toEqual([]);
+    await page.goto(`${baseUrl()}/admin`);
   });
 });

@@ -76,6 +76,8 @@ export const IDEMPOTENCY_KEY_LENGTH = 255;
 
 export const LIST_DEFAULT_LIMIT = 10;
 export const LIST_MAX_LIMIT = 50;
+/** The most articles GET /api/artikel/export.csv serves in one file (a spreadsheet takes far more rows; a request must stay bounded). */
+export const EXPORT_MAX_ROWS = 50_000;
 export const LATEST_COUNT = 5;
 /** Articles in a feed: the newest. */
 export const FEED_SIZE = 20;

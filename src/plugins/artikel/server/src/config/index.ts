@@ -2,6 +2,7 @@ import { ADMIN_LOCALES, DEFAULT_ADMIN_LOCALE, isAdminLocale } from '../../../sha
 import { isBlank } from '../utils/blank';
 import { DEFAULT_COPYRIGHT_NOTICE, NOTICE_PLACEHOLDERS, unknownNoticePlaceholders } from '../utils/copyright-notice';
 import { canonicalLanguageTag, LANGUAGE_TAG_LENGTH } from '../utils/language-tag';
+import { EXPORT_MAX_ROWS } from '../constants';
 
 export interface ArtikelConfig {
   /** The author of an article that names none (environment variable STUDIO_NAME). */
@@ -22,6 +23,8 @@ export interface ArtikelConfig {
   cacheStaleSeconds: number;
   /** Article pages per sitemap file; past it /sitemap.xml is an index (ARTIKEL_SITEMAP_URLS, default 10,000, at most the protocol's 50,000). */
   sitemapUrls: number;
+  /** The most articles one GET /api/artikel/export.csv serves (ARTIKEL_EXPORT_ROWS, default and at most 50,000). */
+  exportRows: number;
   /** Bytes the read cache may hold (ARTIKEL_READ_CACHE_MB, in mebibytes); 0 turns it off. */
   readCacheBytes: number;
   /** On SQLite, milliseconds views are counted in memory before they are written, together (ARTIKEL_VIEW_WRITE_MS); 0 writes each at once. */
@@ -139,6 +142,7 @@ export default {
       cacheMaxAge: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_MAX_AGE, DEFAULT_CACHE_MAX_AGE),
       cacheStaleSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_STALE_SECONDS, DEFAULT_CACHE_STALE_SECONDS),
       sitemapUrls: wholeNumberFromEnv(process.env.ARTIKEL_SITEMAP_URLS, DEFAULT_SITEMAP_URLS),
+      exportRows: wholeNumberFromEnv(process.env.ARTIKEL_EXPORT_ROWS, EXPORT_MAX_ROWS),
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
       cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),
@@ -197,6 +201,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.idempotencyHours) || config.idempotencyHours < 1) {
       throw new Error('artikel: ARTIKEL_IDEMPOTENCY_HOURS must be a whole number of hours, at least 1');
+    }
+    if (!Number.isSafeInteger(config.exportRows) || config.exportRows < 1 || config.exportRows > EXPORT_MAX_ROWS) {
+      throw new Error(`artikel: ARTIKEL_EXPORT_ROWS must be a whole number from 1 to ${EXPORT_MAX_ROWS}`);
     }
     if (!Number.isSafeInteger(config.sitemapUrls) || config.sitemapUrls < 1 || config.sitemapUrls > SITEMAP_PROTOCOL_URLS) {
       throw new Error(`artikel: ARTIKEL_SITEMAP_URLS must be a whole number from 1 to ${SITEMAP_PROTOCOL_URLS}`);

@@ -1,10 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { apiTokenActor, commands } from '../commands';
-import { getService } from '../infrastructure/get-service';
+import { getConfig, getService } from '../infrastructure/get-service';
 import { linkHeader, pagingLinks } from '../presenters/links';
 import {
   validateCreateQuery,
+  validateExportQuery,
   validateArticleQuery,
   validateLatestQuery,
   validateListRequest,
@@ -64,6 +65,15 @@ const articlesController = ({ strapi }: { strapi: Core.Strapi }) => ({
     // The tag's version part is what If-Match on PATCH and DELETE compares (see http-caching).
     ctx.state.articleVersion = (await reads.version(article.id)) ?? undefined;
     ctx.body = { data: article };
+  },
+
+  /** Every published article matching q, kategori and tag, newest first, as one CSV (a UTF-8 BOM unless bom=false). */
+  async exportCsv(ctx: Context) {
+    const { query, bom } = await validateExportQuery(ctx.query);
+    const data = await getService(strapi, 'article-reads').exportAll(query, getConfig(strapi, 'exportRows'));
+    ctx.set('Content-Type', CSV_TYPE);
+    ctx.set('Content-Disposition', 'inline; filename="artikel.csv"');
+    ctx.body = summariesCsv(data, { bom });
   },
 
   async categories(ctx: Context) {

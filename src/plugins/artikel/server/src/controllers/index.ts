@@ -10,7 +10,8 @@ export default {
   'admin-revisions': adminRevisions,
   'admin-trash': adminTrash,
   'admin-views': adminViews,
-  articles,
+  // Its actions are the API tokens' permissions (plugin::artikel.artikel.create, .update, .delete): the name stays.
+  artikel: articles,
   publishing,
   reference,
   revisions,

@@ -6,6 +6,7 @@ import readOnlyTokens from './read-only-tokens';
 import requestBodyErrors from './request-body-errors';
 import uploadedFileHeaders from './uploaded-file-headers';
 import teachingRefusals from './teaching-refusals';
+import rootAliases from './root-aliases';
 
 export default {
   'data-transfer-watch': dataTransferWatch,
@@ -16,4 +17,5 @@ export default {
   'post-rate-limit': postRateLimit,
   'uploaded-file-headers': uploadedFileHeaders,
   'teaching-refusals': teachingRefusals,
+  'root-aliases': rootAliases,
 };

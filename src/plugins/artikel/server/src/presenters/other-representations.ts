@@ -27,7 +27,7 @@ const inert = (value: string): string => (FORMULA_START.test(value) ? `'${value}
  * Article summaries as CSV (RFC 4180: CRLF line ends, quotes doubled, a header row naming the
  * fields), for spreadsheets that only fetch a URL: tags joined with ", ", the category by its name.
  */
-export function summariesCsv(articles: ArticleSummary[]): string {
+export function summariesCsv(articles: ArticleSummary[], options: { bom?: boolean } = {}): string {
   const rows = articles.map((article) => {
     const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
       id: article.id,
@@ -45,7 +45,9 @@ export function summariesCsv(articles: ArticleSummary[]): string {
     };
     return CSV_COLUMNS.map((column) => inert(cells[column]));
   });
-  return stringify([[...CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
+  const csv = stringify([[...CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
+  // Excel reads a CSV without a byte order mark in the machine's legacy code page ("Ã¼" for "ü").
+  return options.bom === true ? `\uFEFF${csv}` : csv;
 }
 
 /** A front-matter value: JSON's string syntax is valid YAML, so any text is one safe scalar. */

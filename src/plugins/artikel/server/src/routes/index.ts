@@ -27,10 +27,12 @@ export default {
     type: 'content-api',
     // The first matching route wins: the fixed paths come before /:slug.
     routes: [
-      { method: 'GET', path: '/', handler: 'articles.find', config: sharedRead },
-      { method: 'GET', path: '/categories', handler: 'articles.categories', config: sharedRead },
-      { method: 'GET', path: '/latest', handler: 'articles.latest', config: sharedRead },
+      { method: 'GET', path: '/', handler: 'artikel.find', config: sharedRead },
+      { method: 'GET', path: '/categories', handler: 'artikel.categories', config: sharedRead },
+      { method: 'GET', path: '/latest', handler: 'artikel.latest', config: sharedRead },
       { method: 'GET', path: '/openapi.json', handler: 'reference.openApi', config: sharedRead },
+      // A dot, which no slug can hold: every matching article in one CSV, for spreadsheets.
+      { method: 'GET', path: '/export.csv', handler: 'artikel.exportCsv', config: sharedRead },
       // The reference page holds a dot and its script two segments: no slug can shadow either.
       { method: 'GET', path: '/docs.html', handler: 'reference.apiReference', config: sharedRead },
       { method: 'GET', path: '/llms.txt', handler: 'reference.llmsText', config: sharedRead },
@@ -40,7 +42,7 @@ export default {
       // "sitemap.xml" holds a dot, which no slug can; the files of an index have two segments.
       { method: 'GET', path: '/sitemap.xml', handler: 'publishing.sitemap', config: sharedRead },
       { method: 'GET', path: '/sitemap/:page', handler: 'publishing.sitemapFile', config: sharedRead },
-      { method: 'GET', path: '/:slug', handler: 'articles.findOne', config: countedRead },
+      { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: countedRead },
       // An article's revisions are for those who may change it: the scope is the update action's.
       { method: 'GET', path: '/:slug/revisions', handler: 'revisions.revisions', config: mayUpdate },
       { method: 'GET', path: '/:slug/revisions/:number', handler: 'revisions.revision', config: mayUpdate },
@@ -57,20 +59,20 @@ export default {
       {
         method: 'POST',
         path: '/',
-        handler: 'articles.create',
+        handler: 'artikel.create',
         config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
       // Changing and deleting are actions of their own, which custom tokens hold separately.
       {
         method: 'PATCH',
         path: '/:slug',
-        handler: 'articles.update',
+        handler: 'artikel.update',
         config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
       {
         method: 'DELETE',
         path: '/:slug',
-        handler: 'articles.delete',
+        handler: 'artikel.delete',
         config: { auth: { strategies: ['content-api-token'] }, middlewares: ['plugin::artikel.post-rate-limit'] },
       },
     ],

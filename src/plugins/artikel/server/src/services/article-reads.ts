@@ -105,6 +105,9 @@ interface ListPage {
   suggestion: string | null;
 }
 
+/** Articles read per query of a whole export. */
+const EXPORT_PAGE = 500;
+
 /** Where an article stands in the list's order (see domain/list-cursor.ts). */
 const positionOf = (record: ArticleRecord): ListPosition => ({
   publishedMs: Date.parse(record.publishedAt ?? ''),
@@ -338,6 +341,30 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
      * a cursor after the page's last article, so a walk along next never skips or repeats an article
      * whatever is published meanwhile; the previous one by number, or by a cursor before the first.
      */
+    /**
+     * Every published article the query matches, newest first, as summaries with their current
+     * views (GET /api/artikel/export.csv): read in pages of EXPORT_PAGE along the list's own
+     * order, so each page costs what a list page costs. More than `cap` matches is a 400 that names
+     * the cap and the paged form, before any page is read.
+     */
+    async exportAll(query: ListQuery, cap: number): Promise<ArticleSummary[]> {
+      const filters = filtersOf(query);
+      const total = await articles.count(filters);
+      if (total > cap) {
+        const message = `The export holds at most ${cap.toLocaleString('en-US')} articles and this one would hold ${total.toLocaleString('en-US')}: narrow it with q, kategori or tag, or read every page of /api/artikel?format=csv&limit=50 by following its Link header`;
+        throw new errors.ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError' }] });
+      }
+      const summaries: ArticleSummary[] = [];
+      let start: PageStart = { offset: 0 };
+      for (;;) {
+        const records = await articles.newest(filters, EXPORT_PAGE, start, total);
+        summaries.push(...summariesOf(records));
+        if (records.length < EXPORT_PAGE || summaries.length >= total) break;
+        start = { after: positionOf(records[records.length - 1]) };
+      }
+      return withCurrentViews(summaries);
+    },
+
     async list(query: ListQuery): Promise<ArticleList> {
       const meta = (page: ListPage): ArticleList['meta'] => ({
         pagination: { page: page.number, limit: query.limit, total: page.total, page_count: page.pageCount },

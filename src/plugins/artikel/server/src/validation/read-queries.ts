@@ -109,6 +109,20 @@ function listQueryOf(raw: RawListQuery): ListQuery {
   };
 }
 
+/** The whole export's query: the list's filters, and whether the file starts with a byte order mark. */
+const exportQuerySchema = yup.object({
+  q: listQuerySchema.fields.q as yup.StringSchema,
+  kategori: textValue(),
+  tag: textValue(),
+  bom: textValue().oneOf(['true', 'false'], 'bom must be "true" or "false"'),
+});
+
+/** GET /api/artikel/export.csv's query: q, kategori and tag as on the list, and bom. */
+export async function validateExportQuery(query: unknown): Promise<{ query: ListQuery; bom: boolean }> {
+  const raw = await validateQuery<InferInput<typeof exportQuerySchema>>(exportQuerySchema, query);
+  return { query: listQueryOf({ q: raw.q, kategori: raw.kategori, tag: raw.tag }), bom: raw.bom !== 'false' };
+}
+
 const slugSchema = yup.object({ slug: textValue() });
 
 const createQuerySchema = yup.object({
