@@ -57,7 +57,7 @@ describe('GET /api/artikel', () => {
   it('lists published articles newest first with pagination meta', async () => {
     const response = await app.api().get('/api/artikel').expect(200);
     expect(slugsOf(response.body)).toEqual(['wedge-lenses', 'rainy-wedding', 'one-light', 'golden-hour']);
-    expect(response.body.meta).toEqual({ pagination: { page: 1, limit: 10, total: 4, page_count: 1 } });
+    expect(response.body.meta).toEqual({ pagination: { page: 1, limit: 10, total: 4, total_exact: true, page_count: 1 } });
   });
 
   it('shapes every item as an article summary of the contract', async () => {
@@ -99,7 +99,7 @@ describe('GET /api/artikel', () => {
     const second = await app.api().get('/api/artikel?limit=3&page=2').expect(200);
     expect(slugsOf(first.body)).toEqual(['wedge-lenses', 'rainy-wedding', 'one-light']);
     expect(slugsOf(second.body)).toEqual(['golden-hour']);
-    expect(second.body.meta.pagination).toEqual({ page: 2, limit: 3, total: 4, page_count: 2 });
+    expect(second.body.meta.pagination).toEqual({ page: 2, limit: 3, total: 4, total_exact: true, page_count: 2 });
   });
 
   it('links the next and previous pages in a Link header and in the body, keeping the query', async () => {
@@ -115,7 +115,7 @@ describe('GET /api/artikel', () => {
       .api()
       .get(new URL(first.body.links.next).pathname + new URL(first.body.links.next).search)
       .expect(200);
-    expect(second.body.meta.pagination).toEqual({ page: 2, limit: 2, total: 4, page_count: 2 });
+    expect(second.body.meta.pagination).toEqual({ page: 2, limit: 2, total: 4, total_exact: true, page_count: 2 });
     expect(second.body.links).toEqual({ next: null, prev: plain });
     expect(second.headers.link).toBe(`<${second.body.links.prev}>; rel="prev"`);
 
@@ -134,7 +134,7 @@ describe('GET /api/artikel', () => {
     const response = await app.api().get('/api/artikel?limit=3&page=9').expect(200);
     expect(response.body).toEqual({
       data: [],
-      meta: { pagination: { page: 9, limit: 3, total: 4, page_count: 2 } },
+      meta: { pagination: { page: 9, limit: 3, total: 4, total_exact: true, page_count: 2 } },
       links: { next: null, prev: expect.stringMatching(/\/api\/artikel\?limit=3&page=2$/) },
     });
   });
@@ -297,7 +297,7 @@ describe('GET /api/artikel', () => {
     const response = await app.api().get('/api/artikel').query({ kategori: 'Astronomy' }).expect(200);
     expect(response.body).toEqual({
       data: [],
-      meta: { pagination: { page: 1, limit: 10, total: 0, page_count: 0 } },
+      meta: { pagination: { page: 1, limit: 10, total: 0, total_exact: true, page_count: 0 } },
       links: { next: null, prev: null },
     });
   });

@@ -21,7 +21,11 @@ const summary = {
   published_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
-const list = { data: [summary], meta: { pagination: { page: 1, limit: 10, total: 1, page_count: 1 } }, links: { next: null, prev: null } };
+const list = {
+  data: [summary],
+  meta: { pagination: { page: 1, limit: 10, total: 1, total_exact: true, page_count: 1 } },
+  links: { next: null, prev: null },
+};
 const url = 'http://127.0.0.1/api/artikel?q=t';
 
 describe('the OpenAPI document', () => {

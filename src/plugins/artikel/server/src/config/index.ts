@@ -25,6 +25,12 @@ export interface ArtikelConfig {
   sitemapUrls: number;
   /** The most articles one GET /api/artikel/export.csv serves (ARTIKEL_EXPORT_ROWS, default and at most 50,000). */
   exportRows: number;
+  /** Searches (long reads) run at once (ARTIKEL_SEARCH_READERS; 0, the default: by the cores, see search-turns.ts). */
+  searchReaders: number;
+  /** Searches one client may have waiting before a 429 (ARTIKEL_SEARCH_QUEUE, default 8). */
+  searchQueue: number;
+  /** A search's time budget in ms, past which it is stopped with a 503 (ARTIKEL_SEARCH_BUDGET_MS, default 3,000). */
+  searchBudgetMs: number;
   /** Bytes the read cache may hold (ARTIKEL_READ_CACHE_MB, in mebibytes); 0 turns it off. */
   readCacheBytes: number;
   /** On SQLite, milliseconds views are counted in memory before they are written, together (ARTIKEL_VIEW_WRITE_MS); 0 writes each at once. */
@@ -143,6 +149,9 @@ export default {
       cacheStaleSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_STALE_SECONDS, DEFAULT_CACHE_STALE_SECONDS),
       sitemapUrls: wholeNumberFromEnv(process.env.ARTIKEL_SITEMAP_URLS, DEFAULT_SITEMAP_URLS),
       exportRows: wholeNumberFromEnv(process.env.ARTIKEL_EXPORT_ROWS, EXPORT_MAX_ROWS),
+      searchReaders: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_READERS, 0),
+      searchQueue: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_QUEUE, 8),
+      searchBudgetMs: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_BUDGET_MS, 3000),
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
       cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),
@@ -201,6 +210,15 @@ export default {
     }
     if (!Number.isSafeInteger(config.idempotencyHours) || config.idempotencyHours < 1) {
       throw new Error('artikel: ARTIKEL_IDEMPOTENCY_HOURS must be a whole number of hours, at least 1');
+    }
+    if (!Number.isSafeInteger(config.searchReaders) || config.searchReaders < 0 || config.searchReaders > 64) {
+      throw new Error('artikel: ARTIKEL_SEARCH_READERS must be a whole number from 0 (by the cores) to 64');
+    }
+    if (!Number.isSafeInteger(config.searchQueue) || config.searchQueue < 1 || config.searchQueue > 1000) {
+      throw new Error('artikel: ARTIKEL_SEARCH_QUEUE must be a whole number from 1 to 1000');
+    }
+    if (!Number.isSafeInteger(config.searchBudgetMs) || config.searchBudgetMs < 1 || config.searchBudgetMs > 600_000) {
+      throw new Error('artikel: ARTIKEL_SEARCH_BUDGET_MS must be a whole number of milliseconds from 1 to 600000');
     }
     if (!Number.isSafeInteger(config.exportRows) || config.exportRows < 1 || config.exportRows > EXPORT_MAX_ROWS) {
       throw new Error(`artikel: ARTIKEL_EXPORT_ROWS must be a whole number from 1 to ${EXPORT_MAX_ROWS}`);

@@ -1,107 +1,143 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Core } from '@strapi/strapi';
-import { errors } from '@strapi/utils';
+import createError from 'http-errors';
 import type { LongReadAnswer, LongReadRequest, LongReadSettings } from './long-reads-thread';
 import type { SqlValue } from './transactions';
 
-/** Reads that may wait in line for the thread; more are refused with a 429 until it catches up. */
-const MAX_WAITING = 64;
-/** The read-only connection's settings the thread copies, so it reads the file as the app does. */
+/** The read-only connection's settings the threads copy, so they read the file as the app does. */
 const COPIED_PRAGMAS = ['cache_size', 'mmap_size', 'busy_timeout', 'temp_store'] as const;
-
-interface Waiting {
-  resolve: (rows: unknown[]) => void;
-  reject: (error: Error) => void;
-}
 
 interface LongReader {
   worker: Worker;
-  waiting: Map<number, Waiting>;
+  /** The read this thread runs, if any: each thread runs one at a time. */
+  current: { id: number; resolve: (rows: unknown[]) => void; reject: (error: Error) => void; timer: NodeJS.Timeout } | null;
+}
+
+/** A read past the time budget: its thread is stopped (the statement with it) and the caller answers 503. */
+export function overBudget(budgetMs: number): Error {
+  return createError(
+    503,
+    `The search took longer than its budget of ${budgetMs} ms and was stopped: search for fewer or longer words, or narrow it with kategori or tag`,
+    { details: { budget_ms: budgetMs } },
+  );
 }
 
 /**
  * better-sqlite3 runs a statement to its end on the thread that asks, and the event loop answers
  * nobody meanwhile. A read whose cost grows with the archive (a search, a filtered list's count)
- * runs on a thread of its own instead, with its own read-only connection to the file: it may
- * take as long as the archive makes it, and every other request is answered meanwhile. Reads
- * queue on the one thread (two cores: one for the event loop, one for long reads); past
- * MAX_WAITING they are refused with a 429 rather than held in memory without end.
+ * runs on a thread of a small pool instead, each with its own read-only connection to the file:
+ * every other request is answered meanwhile. Each thread runs one read at a time; the callers take
+ * turns fairly per client before they come here (see FairTurns), so there is always a free
+ * thread. A read that runs past its budget has its thread stopped (SQLite cannot be interrupted
+ * from another thread through better-sqlite3) and a new one takes its place.
  */
 export class LongReads {
-  private reader: Promise<LongReader> | null = null;
+  private readers: LongReader[] = [];
+
+  private settings: Promise<LongReadSettings> | null = null;
 
   private nextId = 1;
 
   constructor(
     private readonly filename: string,
     private readonly pragmas: () => Promise<string[]>,
+    private readonly size: number,
+    private readonly budgetMs: number,
   ) {}
 
   async rows(sql: string, bindings: SqlValue[]): Promise<unknown[]> {
-    const reader = await (this.reader ??= this.start());
-    if (reader.waiting.size >= MAX_WAITING) {
-      throw new errors.RateLimitError('Too many searches and filtered lists are being read at once; retry in a second.', {
-        retryAfterSeconds: 1,
-      });
-    }
+    const reader = await this.idleReader();
     const id = this.nextId++;
     return new Promise<unknown[]>((resolve, reject) => {
-      reader.waiting.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        reader.current = null;
+        this.retire(reader);
+        reject(overBudget(this.budgetMs));
+      }, this.budgetMs);
+      reader.current = { id, resolve, reject, timer };
       reader.worker.postMessage({ id, sql, bindings } satisfies LongReadRequest);
     });
   }
 
   async close(): Promise<void> {
-    const reader = this.reader;
-    this.reader = null;
-    if (reader !== null) await (await reader).worker.terminate();
+    const readers = this.readers;
+    this.readers = [];
+    for (const reader of readers) if (reader.current !== null) clearTimeout(reader.current.timer);
+    await Promise.all(readers.map((reader) => reader.worker.terminate()));
   }
 
-  private async start(): Promise<LongReader> {
-    const settings: LongReadSettings = { filename: this.filename, pragmas: await this.pragmas() };
-    const worker = new Worker(path.join(__dirname, 'long-reads-thread.js'), { workerData: settings });
-    // The thread never keeps the process alive by itself.
-    worker.unref();
-    const reader: LongReader = { worker, waiting: new Map() };
-    worker.on('message', (answer: LongReadAnswer) => {
-      const waiting = reader.waiting.get(answer.id);
-      reader.waiting.delete(answer.id);
-      if (waiting === undefined) return;
-      if ('rows' in answer) waiting.resolve(answer.rows);
-      else waiting.reject(Object.assign(new Error(`SQLite: ${answer.error.message}`), { code: answer.error.code }));
-    });
-    // A thread that died (out of memory, say) fails what waited on it; the next read starts another.
-    worker.on('error', (error) => this.fail(reader, error));
-    worker.on('exit', (code) => this.fail(reader, new Error(`the long-read thread stopped (exit code ${code})`)));
+  private async idleReader(): Promise<LongReader> {
+    const idle = this.readers.find((reader) => reader.current === null);
+    if (idle !== undefined) return idle;
+    // Beyond the pool's size only when a caller did not take turns: one more thread, as before.
+    const reader = this.start(await (this.settings ??= this.pragmas().then((pragmas) => ({ filename: this.filename, pragmas }))));
+    this.readers.push(reader);
     return reader;
   }
 
-  private fail(reader: LongReader, error: Error): void {
-    for (const waiting of reader.waiting.values()) waiting.reject(error);
-    reader.waiting.clear();
-    void this.reader?.then((current) => {
-      if (current === reader) this.reader = null;
+  private start(settings: LongReadSettings): LongReader {
+    const worker = new Worker(path.join(__dirname, 'long-reads-thread.js'), { workerData: settings });
+    // The threads never keep the process alive by themselves.
+    worker.unref();
+    const reader: LongReader = { worker, current: null };
+    worker.on('message', (answer: LongReadAnswer) => {
+      const current = reader.current;
+      if (current === null || current.id !== answer.id) return;
+      clearTimeout(current.timer);
+      reader.current = null;
+      if ('rows' in answer) current.resolve(answer.rows);
+      else current.reject(Object.assign(new Error(`SQLite: ${answer.error.message}`), { code: answer.error.code }));
     });
+    // A thread that died (out of memory, say) fails the read it ran; the next read starts another.
+    const fail = (error: Error) => {
+      const current = reader.current;
+      reader.current = null;
+      if (current !== null) {
+        clearTimeout(current.timer);
+        current.reject(error);
+      }
+      this.readers = this.readers.filter((other) => other !== reader);
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the long-read thread stopped (exit code ${code})`)));
+    return reader;
+  }
+
+  private retire(reader: LongReader): void {
+    this.readers = this.readers.filter((other) => other !== reader);
+    void reader.worker.terminate();
+  }
+
+  /** The pool's size: how many long reads may run at once (the fair turns' slots). */
+  get slots(): number {
+    return this.size;
   }
 }
 
 const longReads = new WeakMap<Core.Strapi, LongReads>();
 
 /** The long reads of a Strapi on SQLite, set up on first use with its read-only connection's settings. */
-export function longReadsOf(strapi: Core.Strapi, readPragma: (name: string) => Promise<unknown>): LongReads {
+export function longReadsOf(
+  strapi: Core.Strapi,
+  readPragma: (name: string) => Promise<unknown>,
+  limits: { readers: number; budgetMs: number },
+): LongReads {
   let reads = longReads.get(strapi);
   if (reads === undefined) {
     const { filename } = (strapi.db.connection.client.config as { connection: { filename: string } }).connection;
-    reads = new LongReads(filename, async () =>
-      Promise.all(COPIED_PRAGMAS.map(async (name) => `${name} = ${String(await readPragma(name))}`)),
+    reads = new LongReads(
+      filename,
+      async () => Promise.all(COPIED_PRAGMAS.map(async (name) => `${name} = ${String(await readPragma(name))}`)),
+      limits.readers,
+      limits.budgetMs,
     );
     longReads.set(strapi, reads);
   }
   return reads;
 }
 
-/** Stops the thread, when the app stops. */
+/** Stops the threads, when the app stops. */
 export async function closeLongReads(strapi: Core.Strapi): Promise<void> {
   const reads = longReads.get(strapi);
   longReads.delete(strapi);

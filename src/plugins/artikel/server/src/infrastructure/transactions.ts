@@ -3,7 +3,8 @@ import type { Core } from '@strapi/strapi';
 import { knex as createKnex } from 'knex';
 import { isSqlite } from './database-dialect';
 import { keepSqlOutOfErrors } from './database-errors';
-import { closeLongReads, longReadsOf } from './long-reads';
+import { closeLongReads, longReadsOf, overBudget } from './long-reads';
+import { inSearchTurn, searchLimits } from './search-turns';
 
 export type Knex = Core.Strapi['db']['connection'];
 /** A piece of raw SQL, as knex.raw() gives it. */
@@ -151,20 +152,44 @@ function sqliteValue(value: unknown): SqlValue {
 
 /**
  * The rows of a read whose cost grows with the archive (a search, a filtered list and its count),
- * built on the connection readDatabase picks. On SQLite's read-only connection it runs on the
- * long-read thread (see long-reads.ts), so the event loop answers everyone else meanwhile;
- * elsewhere (PostgreSQL, whose driver never holds the event loop, or inside a write) knex runs it.
+ * built on the connection readDatabase picks. Outside a write, it waits for its client's turn (see
+ * search-turns.ts: a client's reads wait behind its own, never another's; too many waiting is a
+ * 429) and runs within the search budget (a 503 past it). On SQLite's read-only connection it runs
+ * on a long-read thread (see long-reads.ts), so the event loop answers everyone else meanwhile; on
+ * PostgreSQL, whose driver never holds the event loop, with the budget as its statement_timeout.
+ * Inside a write it runs at once on the write's connection: a write never waits behind searches.
  */
 export async function longReadRows(strapi: Core.Strapi, query: CompilableQuery): Promise<unknown[]> {
+  if (strapi.db.inTransaction() || openTransaction() !== undefined) return rowsOf(await query);
+  return inSearchTurn(strapi, () => readWithinBudget(strapi, query));
+}
+
+const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows);
+
+// PostgreSQL's code for a statement cancelled by statement_timeout.
+const QUERY_CANCELED = '57014';
+
+async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery): Promise<unknown[]> {
+  const { budgetMs, readers: readerCount } = searchLimits(strapi);
   const reader = readers.get(strapi);
   if (reader !== undefined && readDatabase(strapi) === reader.knex) {
     const { sql, bindings } = query.toSQL().toNative();
     const pragma = async (name: string): Promise<unknown> =>
       Object.values(((await readRows(strapi, `PRAGMA ${name}`)) as Array<Record<string, unknown>>)[0] ?? {})[0];
-    return longReadsOf(strapi, pragma).rows(sql, bindings.map(sqliteValue));
+    return longReadsOf(strapi, pragma, { readers: readerCount, budgetMs }).rows(sql, bindings.map(sqliteValue));
   }
-  const result = (await query) as unknown[] | { rows: unknown[] };
-  return Array.isArray(result) ? result : result.rows;
+  if (isSqlite(strapi)) return rowsOf(await query);
+  // One transaction, so the timeout holds for this statement only (SET LOCAL).
+  const { sql, bindings } = (query as unknown as { toSQL(): { sql: string; bindings: readonly unknown[] } }).toSQL();
+  try {
+    return await strapi.db.connection.transaction(async (trx) => {
+      await trx.raw(`SET LOCAL statement_timeout = ${Math.floor(budgetMs)}`);
+      return rowsOf(await trx.raw(sql, bindings as never));
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === QUERY_CANCELED) throw overBudget(budgetMs);
+    throw error;
+  }
 }
 
 /** Closes the read-only connection and the long-read thread (on SQLite), when the app stops. */

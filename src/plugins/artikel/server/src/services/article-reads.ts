@@ -78,7 +78,8 @@ export type ListedArticle = ArticleSummary & { highlight?: Highlight };
 export interface ArticleList {
   data: ListedArticle[];
   meta: {
-    pagination: { page: number; limit: number; total: number; page_count: number };
+    /** total_exact: whether total is exact (always, today; the contract lets a count past 10,000 be a lower bound). */
+    pagination: { page: number; limit: number; total: number; total_exact: boolean; page_count: number };
     /** What the list is sorted by, when the request named it. */
     sort?: ListSort;
     /** With q: "did you mean" when the search found nothing (see search-suggestions), else null. */
@@ -367,7 +368,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
     async list(query: ListQuery): Promise<ArticleList> {
       const meta = (page: ListPage): ArticleList['meta'] => ({
-        pagination: { page: page.number, limit: query.limit, total: page.total, page_count: page.pageCount },
+        pagination: { page: page.number, limit: query.limit, total: page.total, total_exact: true, page_count: page.pageCount },
         ...(query.sortNamed ? { sort: query.sort } : {}),
         ...(query.words.length > 0 ? { suggestion: page.suggestion } : {}),
       });

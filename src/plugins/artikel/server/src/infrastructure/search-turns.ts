@@ -1,0 +1,74 @@
+import os from 'node:os';
+import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
+import { rateLimitAddress } from '../utils/client-address';
+import { isSqlite } from './database-dialect';
+import { FairTurns } from './fair-turns';
+import { getConfig } from './get-service';
+
+/** How many long reads run at once, each client's line, and each read's time (see config: ARTIKEL_SEARCH_*). */
+export interface SearchLimits {
+  readers: number;
+  perClient: number;
+  budgetMs: number;
+}
+
+/**
+ * The readers by default: on SQLite a thread per core beside the event loop's (at least one); on
+ * PostgreSQL, where the database server does the work, as many connections as the machine has cores.
+ */
+const defaultReaders = (strapi: Core.Strapi): number =>
+  isSqlite(strapi) ? Math.max(1, os.availableParallelism() - 1) : Math.max(2, os.availableParallelism());
+
+export function searchLimits(strapi: Core.Strapi): SearchLimits {
+  const readers = getConfig(strapi, 'searchReaders');
+  return {
+    readers: readers === 0 ? defaultReaders(strapi) : readers,
+    perClient: getConfig(strapi, 'searchQueue'),
+    budgetMs: getConfig(strapi, 'searchBudgetMs'),
+  };
+}
+
+interface RequestLike {
+  request?: { ip?: string };
+  get?: (header: string) => string;
+  set?: (header: string, value: string) => void;
+}
+
+const BEARER = /^Bearer\s+(\S{8,})/i;
+
+/**
+ * Whose line a read waits in: the token it was sent with (so a public site that renders on its
+ * server gets its own share with a token of its own), else the client address (an IPv6 client by
+ * its /64, as the write limit counts it); a read outside any request (a script) is the service's.
+ */
+function clientOf(request: RequestLike | undefined): string {
+  if (request === undefined) return 'service';
+  const bearer = BEARER.exec(request.get?.('Authorization') ?? '');
+  // The token's last characters name its line; the token itself is never kept.
+  if (bearer !== null) return `token:${bearer[1].slice(-16)}`;
+  return `address:${rateLimitAddress(request.request?.ip ?? '')}`;
+}
+
+const turns = new WeakMap<Core.Strapi, FairTurns>();
+
+/**
+ * Runs a long read in its client's turn (see FairTurns). A client with more reads waiting than its
+ * line holds gets a 429 with Retry-After at once: its own reads are what it waits for.
+ */
+export async function inSearchTurn<T>(strapi: Core.Strapi, read: () => Promise<T>): Promise<T> {
+  let fair = turns.get(strapi);
+  if (fair === undefined) {
+    const limits = searchLimits(strapi);
+    fair = new FairTurns(limits.readers, limits.perClient);
+    turns.set(strapi, fair);
+  }
+  const request = strapi.requestContext.get() as RequestLike | undefined;
+  const queued = fair.run(clientOf(request), read);
+  if (queued !== null) return queued;
+  request?.set?.('Retry-After', '1');
+  throw new errors.RateLimitError(
+    `Too many of your searches are waiting (at most ${searchLimits(strapi).perClient}): wait for their answers, then retry in a second`,
+    { retryAfterSeconds: 1 },
+  );
+}
