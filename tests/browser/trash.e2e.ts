@@ -371,6 +371,13 @@ describe('the trash in the admin of a production build', () => {
     page.on('request', (request) => {
       if (/script-ran/.test(request.url())) ran.push(request.url());
     });
+    // Chromium says so itself: the policy's sandbox blocks the file's script.
+    const blocked: string[] = [];
+    const sandboxed = /^Blocked script execution in '.*\/uploads\/evil\.(svg|html)' because the document's frame is sandboxed/;
+    page.on('console', (message) => {
+      if (sandboxed.test(message.text())) blocked.push(message.text());
+    });
+    monitor.expectConsole([sandboxed]);
     monitor.expect([{ method: 'GET', path: /^\/uploads\/evil\.(svg|html)$/, status: 200, reason: 'the files are opened on purpose' }]);
     for (const file of ['evil.svg', 'evil.html']) {
       const response = await page.goto(`${baseUrl()}/uploads/${file}`);
@@ -378,6 +385,7 @@ describe('the trash in the admin of a production build', () => {
       await page.waitForTimeout(1000);
     }
     expect(ran).toEqual([]);
+    expect(blocked).toHaveLength(2);
     await page.goto(`${baseUrl()}/admin`);
   });
 });

@@ -95,11 +95,19 @@ export class PageMonitor {
     this.stepAllowed = allowed;
   }
 
+  /** Console errors the current step expects (cleared by `takeProblems`). */
+  private stepConsole: RegExp[] = [];
+
+  expectConsole(messages: RegExp[]): void {
+    this.stepConsole = messages;
+  }
+
   /** Everything unexpected since the last call. */
   takeProblems(): Problem[] {
     const problems = this.problems;
     this.problems = [];
     this.stepAllowed = [];
+    this.stepConsole = [];
     return problems;
   }
 
@@ -130,6 +138,7 @@ export class PageMonitor {
       // The response (or the blocked request) is judged by the network watch above, once.
       if (url.startsWith(this.origin) || text.includes('net::ERR_BLOCKED_BY_CLIENT')) return;
     }
+    if (this.stepConsole.some((expected) => expected.test(text))) return;
     this.problems.push({ kind: 'console', text: `${text}${url ? ` (at ${url})` : ''}` });
   }
 }
