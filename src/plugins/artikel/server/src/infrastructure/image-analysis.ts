@@ -1,4 +1,4 @@
-import { encode } from 'blurhash';
+import { encodeBlurhash } from '../utils/blurhash';
 import sharp from 'sharp';
 
 /** What a page shows while a photo loads: its BlurHash and its dominant colour. */
@@ -29,7 +29,7 @@ export async function lookOf(path: string): Promise<PhotoLook> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   const landscape = info.width >= info.height;
-  const placeholder = encode(new Uint8ClampedArray(data), info.width, info.height, landscape ? 4 : 3, landscape ? 3 : 4);
+  const placeholder = encodeBlurhash(new Uint8ClampedArray(data), info.width, info.height, landscape ? 4 : 3, landscape ? 3 : 4);
   const { dominant } = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).stats();
   return { placeholder, color: `#${hex(dominant.r)}${hex(dominant.g)}${hex(dominant.b)}` };
 }
