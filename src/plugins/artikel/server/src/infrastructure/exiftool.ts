@@ -40,8 +40,10 @@ const KEPT_TAGS = [
   'FNumber',
   'ExposureTime',
   'ISO',
-  'DateTimeOriginal',
-  'OffsetTimeOriginal',
+  // Named by group: unqualified, ExifTool copies the capture date through its MWG composite into
+  // XMP (photoshop:DateCreated) only, and the EXIF date cameras and viewers read is gone.
+  'EXIF:DateTimeOriginal',
+  'EXIF:OffsetTimeOriginal',
   'Artist',
   'Copyright',
 ] as const;
