@@ -29,6 +29,8 @@ export interface ArtikelConfig {
   searchReaders: number;
   /** Searches one client may have waiting before a 429 (ARTIKEL_SEARCH_QUEUE, default 8). */
   searchQueue: number;
+  /** The largest image the Media Library takes, in megapixels (ARTIKEL_MAX_MEGAPIXELS, default 100). */
+  maxMegapixels: number;
   /** A search's time budget in ms, past which it is stopped with a 503 (ARTIKEL_SEARCH_BUDGET_MS, default 3,000). */
   searchBudgetMs: number;
   /** Bytes the read cache may hold (ARTIKEL_READ_CACHE_MB, in mebibytes); 0 turns it off. */
@@ -152,6 +154,7 @@ export default {
       searchReaders: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_READERS, 0),
       searchQueue: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_QUEUE, 8),
       searchBudgetMs: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_BUDGET_MS, 3000),
+      maxMegapixels: wholeNumberFromEnv(process.env.ARTIKEL_MAX_MEGAPIXELS, 100),
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
       cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),
@@ -216,6 +219,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.searchQueue) || config.searchQueue < 1 || config.searchQueue > 1000) {
       throw new Error('artikel: ARTIKEL_SEARCH_QUEUE must be a whole number from 1 to 1000');
+    }
+    if (!Number.isSafeInteger(config.maxMegapixels) || config.maxMegapixels < 1 || config.maxMegapixels > 1000) {
+      throw new Error('artikel: ARTIKEL_MAX_MEGAPIXELS must be a whole number from 1 to 1000');
     }
     if (!Number.isSafeInteger(config.searchBudgetMs) || config.searchBudgetMs < 1 || config.searchBudgetMs > 600_000) {
       throw new Error('artikel: ARTIKEL_SEARCH_BUDGET_MS must be a whole number of milliseconds from 1 to 600000');

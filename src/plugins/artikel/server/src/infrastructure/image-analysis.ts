@@ -94,3 +94,24 @@ export async function shownSizeOf(source: Buffer): Promise<{ width: number; heig
     return null;
   }
 }
+
+/** The width and height an image's header states (no pixel decoded); null for a file sharp cannot read. */
+export async function pixelsOf(path: string): Promise<{ width: number; height: number } | null> {
+  try {
+    const { width, height } = await sharp(path).metadata();
+    return typeof width === 'number' && typeof height === 'number' ? { width, height } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * libvips' settings for a service that handles one photo at a time (see photo-renditions.ts): its
+ * operation cache bounded (by default it keeps up to 50 MB of decoded images and 100 open files,
+ * which a process serving articles gets nothing back from), and its worker threads one per core
+ * beyond the event loop's.
+ */
+export function boundImageMemory(threads: number): void {
+  sharp.cache({ memory: 16, files: 0, items: 20 });
+  sharp.concurrency(threads);
+}

@@ -2,9 +2,13 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../infrastructure/get-service';
 import { keepPrivateMetadataOut } from './keep-private-metadata-out';
 import { recordPhotoFacts } from './record-photo-facts';
+import { refuseOversizedImages } from './refuse-oversized-images';
+import { boundImageMemory } from '../infrastructure/image-analysis';
+import os from 'node:os';
 
 /**
- * What happens to a photo on its way into the Media Library, in order: its camera data, placeholder
+ * What happens to a photo on its way into the Media Library, in order: one larger than the pixel
+ * limit is refused before anything decodes it (refuse-oversized-images), its camera data, placeholder
  * and colour are read (record-photo-facts), every stored file loses its private metadata
  * (keep-private-metadata-out), and once the upload has answered its AVIF and WebP renditions are
  * made (the photo-renditions service). Each hook extends one of the upload plugin's own services
@@ -13,7 +17,9 @@ import { recordPhotoFacts } from './record-photo-facts';
  */
 export function registerUploadHooks(strapi: Core.Strapi): void {
   const services = strapi.get('services');
+  services.extend('plugin::upload.image-manipulation', refuseOversizedImages(strapi) as (service: unknown) => unknown);
   services.extend('plugin::upload.image-manipulation', recordPhotoFacts(strapi) as (service: unknown) => unknown);
+  boundImageMemory(Math.max(1, os.availableParallelism() - 1));
   services.extend('plugin::upload.provider', keepPrivateMetadataOut as (service: unknown) => unknown);
 }
 
