@@ -9,6 +9,20 @@ import { type Context, respondWith, writeHeaders } from './http';
 
 /** An article's revisions, for API tokens that may update it (the reads and the restore are commands' too). */
 const revisionsController = ({ strapi }: { strapi: Core.Strapi }) => ({
+  /**
+   * The article as it stands now, whatever its status (draft and scheduled too), with the ETag its
+   * writes' If-Match takes, for a token that may update it (an n8n step before a PATCH): counts no
+   * view, and is never kept by a cache.
+   */
+  async current(ctx: Context) {
+    await validateNoParameters(ctx.query);
+    const slug = await validateSlug(ctx.params.slug);
+    const { article, etag } = await commands(strapi).drafts.bySlug(apiTokenActor(ctx.state.auth?.credentials), slug);
+    ctx.set('Cache-Control', 'private, no-store');
+    if (etag !== null) ctx.set('ETag', etag);
+    ctx.body = { data: article };
+  },
+
   /** The revisions of an article, newest first (a token that may update). */
   async revisions(ctx: Context) {
     await validateNoParameters(ctx.query);

@@ -8,7 +8,7 @@ const REVISIONS = /^\/api\/artikel\/[^/]+\/revisions(\/|$)/;
 
 /** Which of the studio's token actions a request to /api/artikel needs. */
 function neededAction(method: string, path: string): 'create' | 'update' | 'delete' | null {
-  if (REVISIONS.test(path)) return 'update';
+  if (NEEDS_UPDATE.test(path)) return 'update';
   if (method === 'POST') return 'create';
   if (method === 'PATCH') return 'update';
   if (method === 'DELETE') return 'delete';

@@ -44,6 +44,8 @@ export default {
       { method: 'GET', path: '/sitemap/:page', handler: 'publishing.sitemapFile', config: sharedRead },
       { method: 'GET', path: '/:slug', handler: 'artikel.findOne', config: countedRead },
       // An article's revisions are for those who may change it: the scope is the update action's.
+      // The article as it stands, drafts included, with its ETag: for tokens that may update it.
+      { method: 'GET', path: '/:slug/current', handler: 'revisions.current', config: mayUpdate },
       { method: 'GET', path: '/:slug/revisions', handler: 'revisions.revisions', config: mayUpdate },
       { method: 'GET', path: '/:slug/revisions/:number', handler: 'revisions.revision', config: mayUpdate },
       {
