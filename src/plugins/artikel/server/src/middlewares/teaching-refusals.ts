@@ -4,7 +4,8 @@ import { routePath } from '../utils/route-path';
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
 const STUDIO_API = /^\/api\/artikel(\/|$)/;
-const REVISIONS = /^\/api\/artikel\/[^/]+\/revisions(\/|$)/;
+// The reads of what a token may change: an article as it stands, its revisions.
+const NEEDS_UPDATE = /^\/api\/artikel\/[^/]+\/(current|revisions)(\/|$)/;
 
 /** Which of the studio's token actions a request to /api/artikel needs. */
 function neededAction(method: string, path: string): 'create' | 'update' | 'delete' | null {
