@@ -93,3 +93,12 @@ describe('the article tools an agent cannot misuse', () => {
     expect(textOf(changed)).toMatch(/etag: "/);
   });
 });
+
+describe('oversized input', () => {
+  it('refuses 2 MB of content as a tool error the agent can act on, storing nothing', async () => {
+    const answer = await agent.call('artikel_create', { title: 'Terlalu panjang', category: 'Weddings', content: 'kata '.repeat(420_000) });
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toMatch(/The arguments are 2\.0 MB; a tool call may carry at most 1 MB/);
+    await app.api().get('/api/artikel/terlalu-panjang').expect(404);
+  });
+});

@@ -24,6 +24,23 @@ interface ToolContext {
   user: { id: string | number };
 }
 
+/**
+ * The most a write tool's arguments may weigh, as JSON: the REST API's request body limit by default
+ * (1 MB). Strapi's MCP endpoint reads bodies up to 4 MB, so a larger article reaches the tool and is
+ * refused here as a tool error, which the agent can act on, not as an HTTP 413 its client throws.
+ */
+const ARGUMENTS_LIMIT_BYTES = 1024 * 1024;
+
+/** A tool error for arguments over the limit; null when they are within it. */
+function oversized(args: Args): Result | null {
+  const bytes = Buffer.byteLength(JSON.stringify(args));
+  if (bytes <= ARGUMENTS_LIMIT_BYTES) return null;
+  const megabytes = (bytes / 1024 / 1024).toFixed(1);
+  return refusal(
+    `The arguments are ${megabytes} MB; a tool call may carry at most 1 MB, as a REST request may: shorten the content (or link to longer material)`,
+  );
+}
+
 /** The agent behind an admin token, as the commands' actor. */
 const agent = (context: ToolContext) => adminActor(context.userAbility, context.user, 'mcp');
 
@@ -250,6 +267,8 @@ export function artikelTools(strapi: Core.Strapi) {
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
+            const tooLarge = oversized(args);
+            if (tooLarge !== null) return tooLarge;
             const { idempotency_key: key, dry_run: dryRun, ...body } = args;
             const outcome = await run().articles.create(agent(context), body, writeOptions(key, dryRun));
             return writeResult(outcome, 'created');
@@ -275,6 +294,8 @@ export function artikelTools(strapi: Core.Strapi) {
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
           guarded(async () => {
+            const tooLarge = oversized(args);
+            if (tooLarge !== null) return tooLarge;
             const { slug, new_slug: newSlug, idempotency_key: key, dry_run: dryRun, if_match: ifMatch, ...fields } = args;
             const body = newSlug === undefined ? fields : { ...fields, slug: newSlug };
             const options = { ...writeOptions(key, dryRun), ifMatch: textOrNothing(ifMatch) };

@@ -34,6 +34,12 @@ const BEARER = /^Bearer [^\s]+$/i;
 // text blocks) stay far below; Strapi's own validators recurse and overflow the stack near 10,000.
 const BODY_DEPTH_LIMIT = 64;
 
+// Strapi's MCP endpoint: its JSON-RPC bodies may be larger than the API's, so that an agent's
+// oversized article is refused by the tool, as a tool error the agent can act on, rather than by
+// this parser as an HTTP 413 its client throws (see mcp/tools.ts, ARGUMENTS_LIMIT_BYTES).
+const MCP_PATH = /^\/mcp$/;
+const MCP_JSON_LIMIT = '4mb';
+
 // The studio's own writes, which read JSON only.
 const STUDIO_WRITES = /^\/api\/artikel(\/|$)/;
 
@@ -81,6 +87,7 @@ export const bodyParsedWhenSent =
   (strapiBody: MiddlewareFactory): MiddlewareFactory =>
   (config, context) => {
     const parse = strapiBody(config, context);
+    const parseMcp = strapiBody({ ...config, jsonLimit: MCP_JSON_LIMIT }, context);
     const formidable = (config as { formidable?: object }).formidable ?? {};
 
     const parseUpload = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
@@ -106,7 +113,9 @@ export const bodyParsedWhenSent =
       if (ctx.is('multipart')) return parseUpload(ctx, next);
       if (METHODS_WITH_A_BODY.has(ctx.method)) {
         assertJsonWrite(ctx);
-        return parse(ctx, () => {
+        // The larger limit only for a request that names a credential (an anonymous one is refused anyway).
+        const largeMcp = MCP_PATH.test(routePath(ctx.path)) && BEARER.test(ctx.get('Authorization'));
+        return (largeMcp ? parseMcp : parse)(ctx, () => {
           assertShallow(ctx.request.body);
           return next();
         });
