@@ -36,7 +36,7 @@ const teachingRefusals = (): Core.MiddlewareHandler => async (ctx: Context, next
     ctx.status = 403;
     ctx.body = {
       data: null,
-      error: { status: 403, name: 'PolicyError', message, details: { permission: `plugin::artikel.artikel.${action}` } },
+      error: { status: 403, name: 'ForbiddenError', message, details: { permission: `plugin::artikel.artikel.${action}` } },
     };
   }
   if (ctx.status === 405) {
