@@ -20,9 +20,13 @@ const PLUGIN_SERVER = `${path.sep}src${path.sep}plugins${path.sep}artikel${path.
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-modules-'));
   const distDir = path.join(work, 'dist');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(APP_DIR, 'tsconfig.json'), '--outDir', distDir, '--incremental', 'false'], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(APP_DIR, 'tsconfig.json'), '--outDir', distDir, '--incremental', 'false'],
+    {
+      stdio: 'inherit',
+    },
+  );
   Object.assign(process.env, {
     ARTIKEL_DIST_DIR: distDir,
     DATABASE_FILENAME: path.join(work, 'data.db'),
@@ -31,11 +35,13 @@ async function main() {
     ARTIKEL_RATE_LIMIT: '0',
   });
   const { createStrapi } = require('@strapi/strapi');
-  const strapi = await createStrapi({ appDir: APP_DIR, distDir, logLevel: 'error' }).load();
+  const strapi = await createStrapi({ appDir: APP_DIR, distDir }).load();
   await strapi.server.mount();
   await new Promise((resolve) => strapi.server.httpServer.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const port = strapi.server.httpServer.address().port;
-  const token = (await strapi.service('admin::api-token').create({ name: 'modules', description: '', type: 'full-access', lifespan: null })).accessKey;
+  const address = /** @type {import('node:net').AddressInfo} */ (strapi.server.httpServer.address());
+  const { port } = address;
+  const token = (await strapi.service('admin::api-token').create({ name: 'modules', description: '', type: 'full-access', lifespan: null }))
+    .accessKey;
   let n = 0;
   const post = async () => {
     n += 1;
@@ -60,7 +66,9 @@ async function main() {
     .sort();
   await session.post('Profiler.stopPreciseCoverage');
   session.disconnect();
-  process.stdout.write(`${crossed.length} of the plugin's modules run code during one POST /api/artikel:\n${crossed.map((file) => `  ${file}`).join('\n')}\n`);
+  process.stdout.write(
+    `${crossed.length} of the plugin's modules run code during one POST /api/artikel:\n${crossed.map((file) => `  ${file}`).join('\n')}\n`,
+  );
   await strapi.destroy();
   fs.rmSync(work, { recursive: true, force: true });
 }
