@@ -19,7 +19,9 @@ const PLUGIN_SERVER = `${path.sep}src${path.sep}plugins${path.sep}artikel${path.
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-modules-'));
-  const distDir = path.join(work, 'dist');
+  // Inside the app's folder, where the compiled code finds node_modules.
+  const distDir = path.join(APP_DIR, '.tmp', 'bench-modules-dist');
+  fs.rmSync(distDir, { recursive: true, force: true });
   execFileSync(
     process.execPath,
     [require.resolve('typescript/bin/tsc'), '-p', path.join(APP_DIR, 'tsconfig.json'), '--outDir', distDir, '--incremental', 'false'],
@@ -71,6 +73,7 @@ async function main() {
   );
   await strapi.destroy();
   fs.rmSync(work, { recursive: true, force: true });
+  fs.rmSync(distDir, { recursive: true, force: true });
 }
 
 main().then(
