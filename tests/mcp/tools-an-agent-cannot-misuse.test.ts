@@ -1,5 +1,6 @@
 import { registerEditor } from '../helpers/admin';
 import { adminTokenOf, mcpClient, textOf } from '../helpers/factories';
+import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 /**
@@ -55,6 +56,20 @@ describe('the article tools an agent cannot misuse', () => {
     const negative = await agent.call('artikel_search', { limit: -9007199254740991 });
     expect(negative.isError).toBe(true);
     expect(textOf(negative)).toMatch(/limit must be a whole number from 1 to 50/);
+  });
+
+  it("lists the studio's tools and none of Strapi's generic ones for Article and Category", async () => {
+    const names = listed.map((tool) => tool.name);
+    expect(
+      names.filter((name) =>
+        /^(list|get|create|update|delete|publish|unpublish|write)_(article|category)$|^discard_(article|category)_draft$/.test(name),
+      ),
+    ).toEqual([]);
+    expect(names.filter((name) => name.startsWith('artikel_'))).toHaveLength(9);
+    reportFigure(
+      'tools/list of a full admin token',
+      `${names.length} tools, ${Buffer.byteLength(JSON.stringify(listed))} bytes: ${names.join(', ')}`,
+    );
   });
 
   it('marks the reading tools read-only and the delete destructive in tools/list', async () => {

@@ -29,6 +29,8 @@ export interface ArtikelConfig {
   searchReaders: number;
   /** Searches one client may have waiting before a 429 (ARTIKEL_SEARCH_QUEUE, default 8). */
   searchQueue: number;
+  /** Whether agents also see Strapi's generic MCP tools for Article and Category (ARTIKEL_MCP_GENERIC_TOOLS, default false). */
+  mcpGenericTools: boolean;
   /** The largest image the Media Library takes, in megapixels (ARTIKEL_MAX_MEGAPIXELS, default 100). */
   maxMegapixels: number;
   /** A search's time budget in ms, past which it is stopped with a 503 (ARTIKEL_SEARCH_BUDGET_MS, default 3,000). */
@@ -155,6 +157,7 @@ export default {
       searchQueue: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_QUEUE, 8),
       searchBudgetMs: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_BUDGET_MS, 3000),
       maxMegapixels: wholeNumberFromEnv(process.env.ARTIKEL_MAX_MEGAPIXELS, 100),
+      mcpGenericTools: process.env.ARTIKEL_MCP_GENERIC_TOOLS === 'true',
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
       cursorSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CURSOR_SECONDS, DEFAULT_CURSOR_SECONDS),

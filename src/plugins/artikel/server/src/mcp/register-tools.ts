@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { artikelTools } from './tools';
+import { getConfig } from '../infrastructure/get-service';
 
 type RegisterTool = (tool: unknown) => void;
 
@@ -15,20 +16,42 @@ export interface ToolAnnotations {
 
 type SdkRegisterTool = (name: string, config: { annotations?: ToolAnnotations } & Record<string, unknown>, callback: unknown) => unknown;
 
+/** What the studio changes in the tools Strapi's MCP server registers for each session (see passThroughSdk). */
+interface SdkRegistration {
+  annotations: ReadonlyMap<string, ToolAnnotations>;
+  /** Tools never listed: Strapi's generic content tools for Article and Category, unless asked for. */
+  hidden: ReadonlySet<string>;
+}
+
+let registration: SdkRegistration = { annotations: new Map(), hidden: new Set() };
+
+/** A tool that is never listed: what Strapi's registry gets back for a hidden tool (it only enables and disables it). */
+const NEVER_LISTED = Object.freeze({ enabled: false, enable() {}, disable() {}, remove() {}, update() {} });
+
+/** Strapi's generic Content Manager tools of a content type (content-manager's derive-content-type-mcp-tools, 5.54). */
+const genericToolsOf = (slug: string): string[] =>
+  ['list', 'get', 'create', 'update', 'delete', 'publish', 'unpublish'].map((verb) => `${verb}_${slug}`).concat(`discard_${slug}_draft`);
+
 /**
- * Strapi's tool registry passes a tool's title, description and schemas to the MCP SDK but drops
- * its annotations (strapi.ai.mcp, 5.54: McpToolRegistry.bind), so clients never see which tools
- * only read and which delete. Until it passes them, the SDK's McpServer (the copy Strapi's core
- * loads) adds the studio's own annotations when one of its tools is registered for a session.
+ * Two things Strapi's registry does not let a plugin say, said where it hands each tool to the MCP
+ * SDK (McpServer.registerTool of the copy Strapi's core loads):
+ * - its annotations (readOnlyHint, destructiveHint): the registry passes a tool's title,
+ *   description and schemas but drops them (McpToolRegistry.bind, 5.54), so clients never saw
+ *   which tools only read and which delete;
+ * - which tools agents see: Strapi's 16 generic tools for Article and Category (31 KB of schema
+ *   for list_article alone) beside the studio's own, which do the same with the studio's rules,
+ *   are not registered unless ARTIKEL_MCP_GENERIC_TOOLS=true.
  */
-function passAnnotations(annotations: ReadonlyMap<string, ToolAnnotations>): void {
+function passThroughSdk(next: SdkRegistration): void {
+  registration = next;
   const fromCore = createRequire(path.join(path.dirname(require.resolve('@strapi/core/package.json')), 'index.js'));
   const sdk = fromCore('@modelcontextprotocol/server') as { McpServer?: { prototype: { registerTool: SdkRegisterTool } } };
   const prototype = sdk.McpServer?.prototype;
   if (prototype === undefined || (prototype.registerTool as { artikel?: boolean }).artikel === true) return;
   const original = prototype.registerTool;
   const registerTool: SdkRegisterTool = function (this: unknown, name, config, callback) {
-    const own = annotations.get(name);
+    if (registration.hidden.has(name)) return NEVER_LISTED;
+    const own = registration.annotations.get(name);
     return original.call(
       this,
       name,
@@ -51,6 +74,9 @@ export function registerArtikelTools(strapi: Core.Strapi): void {
   if (typeof mcp?.registerTool !== 'function') return;
   const register = mcp.registerTool.bind(mcp);
   const tools = artikelTools(strapi);
-  passAnnotations(new Map(tools.map((tool) => [tool.name, tool.annotations])));
+  passThroughSdk({
+    annotations: new Map(tools.map((tool) => [tool.name, tool.annotations])),
+    hidden: new Set(getConfig(strapi, 'mcpGenericTools') ? [] : [...genericToolsOf('article'), ...genericToolsOf('category')]),
+  });
   for (const tool of tools) register(tool);
 }
