@@ -3,6 +3,7 @@ import { getService } from '../infrastructure/get-service';
 import { keepPrivateMetadataOut } from './keep-private-metadata-out';
 import { recordPhotoFacts } from './record-photo-facts';
 import { refuseOversizedImages } from './refuse-oversized-images';
+import { nameStorageFailures } from './name-storage-failures';
 import { boundImageMemory } from '../infrastructure/image-analysis';
 import os from 'node:os';
 
@@ -21,6 +22,7 @@ export function registerUploadHooks(strapi: Core.Strapi): void {
   services.extend('plugin::upload.image-manipulation', recordPhotoFacts(strapi) as (service: unknown) => unknown);
   boundImageMemory(Math.max(1, os.availableParallelism() - 1));
   services.extend('plugin::upload.provider', keepPrivateMetadataOut as (service: unknown) => unknown);
+  services.extend('plugin::upload.provider', nameStorageFailures(strapi) as (service: unknown) => unknown);
 }
 
 /** Queues the renditions of each new or replaced photo (bootstrap: the event hub runs by then). */

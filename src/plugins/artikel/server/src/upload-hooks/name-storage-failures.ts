@@ -1,0 +1,60 @@
+import type { Core } from '@strapi/strapi';
+import createError from 'http-errors';
+import type { ProviderService } from '../infrastructure/upload-files';
+
+interface S3ProviderOptions {
+  s3Options?: { endpoint?: unknown; params?: { Bucket?: unknown } };
+}
+
+/** The bucket and its address, as the upload plugin's configuration names them; null on the local provider. */
+function bucketOf(strapi: Core.Strapi): { bucket: string; endpoint: string } | null {
+  const provider = strapi.config.get('plugin::upload.provider') as string | undefined;
+  if (provider === undefined || provider === 'local') return null;
+  const options = (strapi.config.get('plugin::upload.providerOptions') ?? {}) as S3ProviderOptions;
+  const bucket = typeof options.s3Options?.params?.Bucket === 'string' ? options.s3Options.params.Bucket : '(unnamed)';
+  const endpoint = typeof options.s3Options?.endpoint === 'string' ? options.s3Options.endpoint : 'AWS S3';
+  return { bucket, endpoint };
+}
+
+/** What the storage answered, in a few words and without a secret: an error's code or name. */
+function whatFailed(error: unknown): string {
+  const { code, name, $metadata } = (error ?? {}) as { code?: unknown; name?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  const status = typeof $metadata?.httpStatusCode === 'number' ? `HTTP ${$metadata.httpStatusCode} ` : '';
+  const label = typeof code === 'string' ? code : typeof name === 'string' ? name : 'an error';
+  return `${status}${label}`.slice(0, 120);
+}
+
+/**
+ * An upload the object storage refuses or does not answer is a 503 that names the bucket, its
+ * address and what failed, with what to check (never a credential), instead of a bare 500: the
+ * editor knows it is the storage, and the operator where to look. The log says the same.
+ */
+export function nameStorageFailures(strapi: Core.Strapi) {
+  return (provider: ProviderService): ProviderService => {
+    const named = (error: unknown): Error => {
+      const bucket = bucketOf(strapi);
+      if (bucket === null) return error as Error;
+      const message = `The photo could not be stored: the bucket "${bucket.bucket}" at ${bucket.endpoint} answered ${whatFailed(error)}. Check that the object storage is running and reachable from the service, and its S3_* settings; nothing of this upload was kept, upload it again once the storage answers`;
+      strapi.log.error(`artikel: ${message}`);
+      return createError(503, message, { details: { bucket: bucket.bucket } });
+    };
+    const extended: ProviderService = {
+      ...provider,
+      async upload(file) {
+        try {
+          return await provider.upload.call(extended, file);
+        } catch (error) {
+          throw named(error);
+        }
+      },
+      async replace(newFile, oldFile) {
+        try {
+          return await provider.replace.call(extended, newFile, oldFile);
+        } catch (error) {
+          throw named(error);
+        }
+      },
+    };
+    return extended;
+  };
+}
