@@ -42,7 +42,6 @@ export class LongReads {
   constructor(
     private readonly filename: string,
     private readonly pragmas: () => Promise<string[]>,
-    private readonly size: number,
     private readonly budgetMs: number,
   ) {}
 
@@ -70,7 +69,7 @@ export class LongReads {
   private async idleReader(): Promise<LongReader> {
     const idle = this.readers.find((reader) => reader.current === null);
     if (idle !== undefined) return idle;
-    // Beyond the pool's size only when a caller did not take turns: one more thread, as before.
+    // The pool grows to as many threads as reads run at once, which the turns bound (see FairTurns).
     const reader = this.start(await (this.settings ??= this.pragmas().then((pragmas) => ({ filename: this.filename, pragmas }))));
     this.readers.push(reader);
     return reader;
@@ -108,28 +107,18 @@ export class LongReads {
     this.readers = this.readers.filter((other) => other !== reader);
     void reader.worker.terminate();
   }
-
-  /** The pool's size: how many long reads may run at once (the fair turns' slots). */
-  get slots(): number {
-    return this.size;
-  }
 }
 
 const longReads = new WeakMap<Core.Strapi, LongReads>();
 
 /** The long reads of a Strapi on SQLite, set up on first use with its read-only connection's settings. */
-export function longReadsOf(
-  strapi: Core.Strapi,
-  readPragma: (name: string) => Promise<unknown>,
-  limits: { readers: number; budgetMs: number },
-): LongReads {
+export function longReadsOf(strapi: Core.Strapi, readPragma: (name: string) => Promise<unknown>, limits: { budgetMs: number }): LongReads {
   let reads = longReads.get(strapi);
   if (reads === undefined) {
     const { filename } = (strapi.db.connection.client.config as { connection: { filename: string } }).connection;
     reads = new LongReads(
       filename,
       async () => Promise.all(COPIED_PRAGMAS.map(async (name) => `${name} = ${String(await readPragma(name))}`)),
-      limits.readers,
       limits.budgetMs,
     );
     longReads.set(strapi, reads);

@@ -170,13 +170,13 @@ const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result :
 const QUERY_CANCELED = '57014';
 
 async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery): Promise<unknown[]> {
-  const { budgetMs, readers: readerCount } = searchLimits(strapi);
+  const { budgetMs } = searchLimits(strapi);
   const reader = readers.get(strapi);
   if (reader !== undefined && readDatabase(strapi) === reader.knex) {
     const { sql, bindings } = query.toSQL().toNative();
     const pragma = async (name: string): Promise<unknown> =>
       Object.values(((await readRows(strapi, `PRAGMA ${name}`)) as Array<Record<string, unknown>>)[0] ?? {})[0];
-    return longReadsOf(strapi, pragma, { readers: readerCount, budgetMs }).rows(sql, bindings.map(sqliteValue));
+    return longReadsOf(strapi, pragma, { budgetMs }).rows(sql, bindings.map(sqliteValue));
   }
   if (isSqlite(strapi)) return rowsOf(await query);
   // One transaction, so the timeout holds for this statement only (SET LOCAL).

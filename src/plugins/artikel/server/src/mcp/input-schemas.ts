@@ -67,7 +67,7 @@ export function toolInput(tool: string, shape: Record<string, z.ZodType>) {
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `${tool}: ${(issue.keys as string[]).map((key) => unknownFieldMessage(key, known).replace('is not an allowed field', 'is not an argument of this tool')).join('; ')}`
+        ? `${tool}: ${(issue.keys as string[]).map((key) => unknownFieldMessage(key, known, 'an argument of this tool')).join('; ')}`
         : undefined,
   });
 }

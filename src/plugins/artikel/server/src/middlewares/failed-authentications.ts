@@ -2,12 +2,11 @@ import type { Core } from '@strapi/strapi';
 import { postRateLimiter } from '../repositories/rate-limits';
 import { WINDOW_SECONDS, addressKey, tooManyWrites } from './post-rate-limit';
 import { getConfig } from '../infrastructure/get-service';
-import { routePath } from '../utils/route-path';
+import { isStudioApiPath, routePath } from '../utils/route-path';
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const STUDIO_API = /^\/api\/artikel(\/|$)/;
 
 const statusOf = (error: unknown): unknown => (error as { status?: unknown } | null)?.status;
 
@@ -28,7 +27,7 @@ const failedAuthentications = (_config: unknown, { strapi }: { strapi: Core.Stra
     );
 
   return async (ctx: Context, next) => {
-    if (!WRITES.has(ctx.method) || !STUDIO_API.test(routePath(ctx.path))) return next();
+    if (!WRITES.has(ctx.method) || !isStudioApiPath(routePath(ctx.path))) return next();
     const counted = await limiter.get(addressKey(ctx));
     if (counted !== null && counted.remainingPoints <= 0) throw tooManyWrites(ctx, postsPerMinute, [counted]);
     try {

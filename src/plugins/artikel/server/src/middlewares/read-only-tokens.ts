@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { routePath } from '../utils/route-path';
+import { isStudioApiPath, routePath } from '../utils/route-path';
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
@@ -11,7 +11,6 @@ interface ApiTokenService {
 
 // The content API the studio serves to tokens that may only read; everything else under /api
 // (users and their e-mails, roles, the Media Library's files, locales) is Strapi's own.
-const STUDIO_API = /^\/api\/artikel(\/|$)/;
 const CONTENT_API = /^\/api\//;
 const BEARER = /^Bearer (\S+)$/i;
 
@@ -27,7 +26,7 @@ const readOnlyTokens = (_config: unknown, { strapi }: { strapi: Core.Strapi }): 
   return async (ctx: Context, next) => {
     const bearer = BEARER.exec(ctx.get('Authorization'));
     const path = routePath(ctx.path);
-    if (bearer !== null && CONTENT_API.test(path) && !STUDIO_API.test(path)) {
+    if (bearer !== null && CONTENT_API.test(path) && !isStudioApiPath(path)) {
       const token = await tokens().getByAccessKey(tokens().hash(bearer[1]));
       if (token?.type === 'read-only') throw new errors.ForbiddenError('Read-only API tokens read /api/artikel only');
     }

@@ -1,23 +1,26 @@
 import type { Core } from '@strapi/strapi';
-import { routePath } from '../utils/route-path';
+import { isStudioApiPath, routePath } from '../utils/route-path';
 
 type Context = Parameters<Core.MiddlewareHandler>[0];
 
-const STUDIO_API = /^\/api\/artikel(\/|$)/;
-// The reads of what a token may change: an article as it stands, its revisions.
-const NEEDS_UPDATE = /^\/api\/artikel\/[^/]+\/(current|revisions)(\/|$)/;
-
-/** Which of the studio's token actions a request to /api/artikel needs. */
-function neededAction(method: string, path: string): 'create' | 'update' | 'delete' | null {
-  if (NEEDS_UPDATE.test(path)) return 'update';
-  if (method === 'POST') return 'create';
-  if (method === 'PATCH') return 'update';
-  if (method === 'DELETE') return 'delete';
-  return null;
-}
-
 interface ErrorBody {
   error?: { message?: unknown };
+}
+
+// A permission of the studio's API tokens: plugin::artikel.artikel.<action>.
+const TOKEN_PERMISSION = /^plugin::artikel\.artikel\.(create|update|delete)$/;
+
+/**
+ * The token permission the matched route asks for: its auth scope (Strapi gives every route one,
+ * the handler's action by default; the revisions and /current routes name artikel.update).
+ */
+function neededPermission(ctx: Context): { permission: string; action: string } | null {
+  const scope = (ctx.state as { route?: { config?: { auth?: { scope?: unknown } } } }).route?.config?.auth?.scope;
+  for (const permission of Array.isArray(scope) ? scope : []) {
+    const action = typeof permission === 'string' ? TOKEN_PERMISSION.exec(permission)?.[1] : undefined;
+    if (action !== undefined) return { permission, action };
+  }
+  return null;
 }
 
 /**
@@ -28,15 +31,16 @@ interface ErrorBody {
  */
 const teachingRefusals = (): Core.MiddlewareHandler => async (ctx: Context, next) => {
   const path = routePath(ctx.path);
-  if (!STUDIO_API.test(path)) return next();
+  if (!isStudioApiPath(path)) return next();
   await next();
-  const action = neededAction(ctx.method, path);
-  if (ctx.status === 403 && action !== null && (ctx.body as ErrorBody | null)?.error?.message === 'Forbidden') {
+  const needed = ctx.status === 403 && (ctx.body as ErrorBody | null)?.error?.message === 'Forbidden' ? neededPermission(ctx) : null;
+  if (needed !== null) {
+    const { action } = needed;
     const message = `This API token may not ${action} articles (${ctx.method} needs the artikel.${action} permission): use a full-access token, or one made with ARTIKEL_TOKEN_ACTIONS=${action} npm run -s token, or give the token artikel.${action} in Settings → API Tokens`;
     ctx.status = 403;
     ctx.body = {
       data: null,
-      error: { status: 403, name: 'ForbiddenError', message, details: { permission: `plugin::artikel.artikel.${action}` } },
+      error: { status: 403, name: 'ForbiddenError', message, details: { permission: needed.permission } },
     };
   }
   if (ctx.status === 405) {

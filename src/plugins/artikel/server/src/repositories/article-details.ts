@@ -21,9 +21,10 @@ const withIds = (fields: string[]): string[] => ['id', 'documentId', ...fields];
 const CATEGORY = { select: withIds(['name', 'slug']) };
 const PHOTO = { select: withIds(MEDIA_FIELDS) };
 
-/** What is read with the article: its category, or its category and its photos (cover, gallery). */
+/** What is read with the article: its category; its category and creator (a write, which authorizes on it); or its category and photos (cover, gallery). */
 const POPULATES = {
   category: { category: CATEGORY },
+  write: { category: CATEGORY, createdBy: { select: ['id'] } },
   detail: { category: CATEGORY, cover: PHOTO, gallery: PHOTO },
 };
 

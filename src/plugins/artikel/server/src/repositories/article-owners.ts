@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { ARTICLE_UID } from '../constants';
 import type { OwnedArticle } from '../domain/article-owner';
 
-interface OwnerRow {
+export interface OwnerRow {
   documentId?: unknown;
   slug?: unknown;
   createdBy?: { id?: unknown } | null;
@@ -20,6 +20,10 @@ export async function ownedArticle(strapi: Core.Strapi, documentId: string): Pro
     select: ['documentId', 'slug'],
     populate: { createdBy: { select: ['id'] } },
   })) as OwnerRow | null;
-  if (row === null) return null;
+  return row === null ? null : ownedArticleOf(documentId, row);
+}
+
+/** An article row read with its creator (see articleEntity's `write`), as the permission conditions see it. */
+export function ownedArticleOf(documentId: string, row: OwnerRow): OwnedArticle {
   return { documentId, slug: typeof row.slug === 'string' ? row.slug : null, createdById: idOf(row.createdBy?.id) };
 }

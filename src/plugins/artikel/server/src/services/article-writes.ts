@@ -24,7 +24,7 @@ import { quotedText } from '../utils/quoted-text';
 import { withWriteOrigin } from '../infrastructure/write-origin';
 import { ARTICLE_TEXT_FIELDS, type ArticleTextField, sameText } from '../domain/article-revisions';
 import type { OwnedArticle } from '../domain/article-owner';
-import { ownedArticle } from '../repositories/article-owners';
+import { ownedArticleOf } from '../repositories/article-owners';
 
 // Concurrent creates of one title race for the same generated slug; each retry picks the next free one.
 const MAX_SLUG_ATTEMPTS = 25;
@@ -163,15 +163,11 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
   const locate = async (slug: string, ifMatch: IfMatch | null, authorize?: (article: OwnedArticle, current: WriteStatus) => void) => {
     const documentId = await getService(strapi, 'slugs').articleAt(slug);
     await lockUntilCommit(strapi, `article:${documentId}`);
-    const stored = (await articleEntity(strapi, documentId, 'draft', 'category')) as StoredArticle | null;
+    const stored = (await articleEntity(strapi, documentId, 'draft', 'write')) as StoredArticle | null;
     if (!stored) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
     const published = await documents().findOne({ documentId, status: 'published', fields: ['publishedAt'] });
     const current: WriteStatus = published ? 'published' : stored.publish_at ? 'scheduled' : 'draft';
-    if (authorize !== undefined) {
-      const owned = await ownedArticle(strapi, documentId);
-      if (owned === null) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
-      authorize(owned, current);
-    }
+    authorize?.(ownedArticleOf(documentId, stored), current);
     if (ifMatch !== null) {
       const version = await articleVersion(strapi, documentId);
       if (version === null || !ifMatchAdmits(ifMatch, version)) throw preconditionFailed();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { errors } from '@strapi/utils';
 import createHttpError from 'http-errors';
 import type { Context, MiddlewareFactory } from './types';
-import { routePath } from '../utils/route-path';
+import { isStudioApiPath, routePath } from '../utils/route-path';
 import { tooDeepField } from '../utils/json-depth';
 import { quotedText } from '../utils/quoted-text';
 
@@ -40,13 +40,10 @@ const BODY_DEPTH_LIMIT = 64;
 const MCP_PATH = /^\/mcp$/;
 const MCP_JSON_LIMIT = '4mb';
 
-// The studio's own writes, which read JSON only.
-const STUDIO_WRITES = /^\/api\/artikel(\/|$)/;
-
 /** A body-carrying write to /api/artikel that is not JSON (curl's -d sends a form): a 415 naming the header. */
 function assertJsonWrite(ctx: Context): void {
   // A restore sends no body (no Content-Length, or 0); type-is answers null without a body.
-  if (!STUDIO_WRITES.test(routePath(ctx.path)) || ctx.get('Content-Length') === '0' || ctx.is('json') !== false) return;
+  if (!isStudioApiPath(routePath(ctx.path)) || ctx.get('Content-Length') === '0' || ctx.is('json') !== false) return;
   const sent = ctx.get('Content-Type') || 'none';
   throw createHttpError(
     415,

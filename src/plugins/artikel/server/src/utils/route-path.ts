@@ -11,3 +11,8 @@ export function routePath(path: string): string {
     .toLowerCase();
   return folded.length > 1 && folded.endsWith('/') ? folded.slice(0, -1) : folded;
 }
+
+const STUDIO_API = /^\/api\/artikel(\/|$)/;
+
+/** Whether a request's path (as routePath folds it) is under the studio's API, /api/artikel. */
+export const isStudioApiPath = (folded: string): boolean => STUDIO_API.test(folded);

@@ -109,17 +109,18 @@ const OTHER_NAMES: ReadonlyMap<string, readonly string[]> = new Map(
 // A key longer than this is no misspelling of any field (and is not compared letter by letter).
 const LONGEST_GUESSED_KEY = 40;
 
-/** "views is not an allowed field", and the field meant when the key is another name or a near spelling of one. */
-export function unknownFieldMessage(key: string, known: ReadonlySet<string>): string {
+/**
+ * "views is not an allowed field", and the field meant when the key is another name or a near
+ * spelling of one; `what` names what the key is not (an MCP tool's arguments are not fields).
+ */
+export function unknownFieldMessage(key: string, known: ReadonlySet<string>, what = 'an allowed field'): string {
   const folded = key.toLowerCase();
   const meant =
     (OTHER_NAMES.get(folded) ?? []).find((name) => known.has(name)) ??
     (folded.length <= LONGEST_GUESSED_KEY ? closestSpellings(folded, [...known])[0] : undefined) ??
     (known.has(folded) && folded !== key ? folded : undefined);
   const allowed = `allowed: ${[...known].join(', ')}`;
-  return meant === undefined
-    ? `${key} is not an allowed field (${allowed})`
-    : `${key} is not an allowed field: did you mean ${meant}? (${allowed})`;
+  return meant === undefined ? `${key} is not ${what} (${allowed})` : `${key} is not ${what}: did you mean ${meant}? (${allowed})`;
 }
 
 /**
