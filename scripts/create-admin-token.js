@@ -5,17 +5,10 @@
 // role's conditions: an Author's agent works on the Author's own articles only. stdout carries only
 // the token; stderr what the command does and the client configuration to paste.
 // Usage: npm run -s mcp-token -- <administrator's e-mail> [token name]
-const { loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
+const { loadStrapi, progressPrinter, refuseNpmBanner, runCommand } = require('./lib/load-strapi');
 
 const ARTICLE = 'api::article.article';
 const progress = progressPrinter();
-
-function refuseNpmBanner() {
-  if (process.env.npm_lifecycle_event !== 'mcp-token' || process.env.npm_config_loglevel === 'silent' || process.stdout.isTTY) return false;
-  process.stderr.write('npm writes its own lines before the token: run it as TOKEN=$(npm run -s mcp-token -- you@example.com) (with -s)\n');
-  process.exitCode = 2;
-  return true;
-}
 
 /** What to paste into the MCP clients, for this service's address. */
 function clientConfiguration(url) {
@@ -29,7 +22,7 @@ function clientConfiguration(url) {
 }
 
 async function main() {
-  if (refuseNpmBanner()) return;
+  if (refuseNpmBanner('mcp-token', 'TOKEN=$(npm run -s mcp-token -- you@example.com) (with -s)')) return;
   const email = (process.argv[2] || '').trim().toLowerCase();
   if (email === '') {
     process.stderr.write('Name the administrator who owns the token: npm run -s mcp-token -- editor@studio.example\n');

@@ -3,7 +3,7 @@
 // Prints a new Strapi API token that may only create articles (POST /api/artikel), for automation
 // tools and agents; with ARTIKEL_TOKEN_ACTIONS=create,update,delete it may also change (PATCH) or
 // delete (DELETE) them. Usage: [ARTIKEL_TOKEN_ACTIONS=create,update] npm run token -- [name]
-const { loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
+const { loadStrapi, progressPrinter, refuseNpmBanner, runCommand } = require('./lib/load-strapi');
 
 const ACTIONS = ['create', 'update', 'delete'];
 
@@ -21,22 +21,8 @@ function requestedPermissions() {
 /** What the command is doing, on stderr: stdout carries only the token, for TOKEN=$(npm run -s token). */
 const progress = progressPrinter();
 
-/**
- * `TOKEN=$(npm run token)` captures npm's own banner lines with the token, and the header built
- * from it is then not valid HTTP: without -s (--silent) and with stdout captured, stop and say so.
- */
-function refuseNpmBanner() {
-  const underNpm = process.env.npm_lifecycle_event === 'token';
-  if (!underNpm || process.env.npm_config_loglevel === 'silent' || process.stdout.isTTY) return false;
-  process.stderr.write(
-    'npm writes its own lines before the token: run it as TOKEN=$(npm run -s token) (with -s), or as node scripts/create-api-token.js\n',
-  );
-  process.exitCode = 2;
-  return true;
-}
-
 async function main() {
-  if (refuseNpmBanner()) return;
+  if (refuseNpmBanner('token', 'TOKEN=$(npm run -s token) (with -s), or as node scripts/create-api-token.js')) return;
   const name = process.argv[2] || `automation-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const permissions = requestedPermissions();
   const strapi = await loadStrapi(progress);

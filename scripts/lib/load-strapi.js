@@ -67,4 +67,16 @@ function runCommand(main) {
   );
 }
 
-module.exports = { compiledApp, loadStrapi, progressPrinter, runCommand };
+/**
+ * Whether npm's own banner lines would spoil the capture of what the command prints: run as the
+ * npm script `script` without -s (--silent), with stdout captured (TOKEN=$(npm run token)). Then it
+ * says so on stderr with the command to type instead (`asTyped`, its -s included), sets exit code 2, and answers true.
+ */
+function refuseNpmBanner(script, asTyped) {
+  if (process.env.npm_lifecycle_event !== script || process.env.npm_config_loglevel === 'silent' || process.stdout.isTTY) return false;
+  process.stderr.write(`npm writes its own lines before the token: run it as ${asTyped}\n`);
+  process.exitCode = 2;
+  return true;
+}
+
+module.exports = { compiledApp, loadStrapi, progressPrinter, refuseNpmBanner, runCommand };

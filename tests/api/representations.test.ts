@@ -2,22 +2,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import MarkdownIt from 'markdown-it';
 import { parse as parseYaml } from 'yaml';
 import { createArticle } from '../helpers/fixtures';
+import { CSV_HEADER } from '../helpers/public-reads';
 import { startStrapi, type TestApp } from '../helpers/strapi';
-
-const CSV_HEADER = [
-  'id',
-  'title',
-  'slug',
-  'summary',
-  'category',
-  'tags',
-  'cover_image_url',
-  'author',
-  'views',
-  'reading_time',
-  'published_at',
-  'updated_at',
-];
 
 let app: TestApp;
 

@@ -1,6 +1,22 @@
 import type { TestApp } from './strapi';
 
 /** The public page of an article the lifecycle tests configure (feeds and the sitemap link to it). */
+/** The contract's CSV columns (format=csv, export.csv), in order: what a spreadsheet's header row shows. */
+export const CSV_HEADER = [
+  'id',
+  'title',
+  'slug',
+  'summary',
+  'category',
+  'tags',
+  'cover_image_url',
+  'author',
+  'views',
+  'reading_time',
+  'published_at',
+  'updated_at',
+];
+
 export const SITE_ARTICLE_URL = 'https://studio.example/artikel/{slug}';
 
 export const pageOf = (slug: string) => SITE_ARTICLE_URL.replace('{slug}', slug);
