@@ -43,6 +43,11 @@ export const TABLES = {
   searchVocabularyBackfill: 'artikel_search_vocabulary_backfill',
   /** SQLite: the entries a build added to the word index but not yet to the trigram index, while there are any. */
   searchTrigramBackfill: 'artikel_search_trigram_backfill',
+  /**
+   * The stems of the words the search index holds (see utils/word-stems.ts): SQLite, of each
+   * vocabulary word (by its id); PostgreSQL, of each dictionary term (by the term).
+   */
+  searchStems: 'artikel_search_stems',
   /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */
   searchTerms: 'artikel_search_terms',
   /** PostgreSQL: words too long for the dictionary's index, per article. */

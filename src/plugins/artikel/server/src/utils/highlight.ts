@@ -1,4 +1,5 @@
 import { foldCase } from './search-words';
+import { stemCoresOf, stemsOf } from './word-stems';
 
 /**
  * A search hit's highlight (contract, "Search and discovery"): HTML-escaped text in which each
@@ -21,6 +22,10 @@ export const EXCERPT_SCAN_CHARACTERS = 100_000;
 // text that repeats a word a million times.
 const MAX_OCCURRENCES = 10_000;
 const ELLIPSIS = '…';
+// Words of a text stemmed to find the forms of the query words (see formsIn): bounds the work on a
+// text of many distinct words that could share a stem with a short one.
+const MAX_STEMMED_WORDS = 2_000;
+const WORD = /[\p{L}\p{N}]+/gu;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escaped = (text: string): string => text.replace(/[&<>"']/g, (character) => ESCAPES[character]);
@@ -52,10 +57,37 @@ function foldedWithOrigins(text: string): { folded: string; starts: number[] | n
   return { folded, starts, ends };
 }
 
-/** Where the words occur in the text (case folded), as [start, end) ranges of the text, sorted and merged where they overlap or touch. */
+/**
+ * Where the text's words that share a stem with a query word are (contract, fourth round: a
+ * search finds a word's forms), as [start, end) ranges. A text's word is stemmed only where it
+ * holds the core of one of the query words' stems (see stemCore), at most MAX_STEMMED_WORDS.
+ */
+function formsIn(text: string, words: string[]): Array<[number, number]> {
+  const wanted = words.map((word) => ({ stems: stemsOf(word), cores: stemCoresOf(word) })).filter(({ stems }) => stems.length > 0);
+  if (wanted.length === 0) return [];
+  const ranges: Array<[number, number]> = [];
+  let stemmed = 0;
+  for (const match of text.matchAll(WORD)) {
+    const lower = match[0].toLowerCase();
+    const candidates = wanted.filter(({ cores }) => cores.some((core) => core === '' || lower.includes(core)));
+    if (candidates.length === 0) continue;
+    if (stemmed >= MAX_STEMMED_WORDS) break;
+    stemmed += 1;
+    const stems = stemsOf(lower);
+    if (candidates.some((candidate) => candidate.stems.some((stem) => stems.includes(stem)))) {
+      ranges.push([match.index, match.index + match[0].length]);
+    }
+  }
+  return ranges;
+}
+
+/**
+ * Where the words occur in the text (case folded), and the words sharing their stems, as [start,
+ * end) ranges of the text, sorted and merged where they overlap or touch.
+ */
 export function occurrences(text: string, words: string[]): Array<[number, number]> {
   const { folded, starts, ends } = foldedWithOrigins(text);
-  const ranges: Array<[number, number]> = [];
+  const ranges: Array<[number, number]> = formsIn(text, words);
   for (const word of new Set(words.map(foldCase))) {
     if (word === '') continue;
     for (let at = folded.indexOf(word); at !== -1 && ranges.length < MAX_OCCURRENCES; at = folded.indexOf(word, at + word.length)) {

@@ -1,3 +1,5 @@
+import { stemCoresOf } from './word-stems';
+
 /** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */
 export const SEARCH_MIN_WORD_LENGTH = 3;
 
@@ -71,14 +73,15 @@ const ASCII_WORD = /^[A-Za-z0-9]+$/;
 
 /**
  * An FTS5 query for an index tokenized into words (unicode61) that an article matches where each
- * word begins one of its words ("workshop" finds "workshops"); null unless every word is ASCII
+ * word begins one of its words ("workshop" finds "workshops") or is one of that word's `forms`
+ * (the index's words sharing its stem, see word-stems); null unless every word is ASCII
  * letters and digits. Only such a word is sure to be looked up as one word, the way the trigram
  * index folds it: where a word holds punctuation, the word index would look up a phrase of its
  * pieces, which text without that punctuation matches too.
  */
-export function ftsWordStartsOf(words: string[]): string | null {
+export function ftsWordStartsOf(words: string[], forms: string[][] = []): string | null {
   if (!scoredByWordStarts(words)) return null;
-  return words.map((word) => `"${word}"*`).join(' AND ');
+  return words.map((word, index) => ((forms[index] ?? []).length === 0 ? `"${word}"*` : `("${word}"* OR ${ftsAnyOf(forms[index])})`)).join(' AND ');
 }
 
 /**
@@ -126,15 +129,19 @@ export function searchableText(article: { title: string | null; content: string 
 const escapedInClass = (character: string): string => character.replace(/[\\\]^-]/g, '\\$&');
 
 /**
- * Whether a search for these words can find an article of this searchable text: each word occurs
- * in it, in any ASCII case. Never false where a database finds it: a word holding anything but
+ * Whether a search for these words can find an article of this searchable text: each word, or the
+ * core of one of its stems (see word-stems), occurs in it, in any ASCII case. Never false where a database finds it: a word holding anything but
  * printable ASCII counts as found, and a character of the text outside ASCII matches any.
  */
 export function mayFind(words: string[], text: string): boolean {
+  const holds = (piece: string): boolean => {
+    if (!text.includes(ANY_CHARACTER)) return text.includes(piece);
+    return new RegExp([...piece].map((character) => `[${escapedInClass(character)}${ANY_CHARACTER}]`).join('')).test(text);
+  };
   return words.every((word) => {
     if (!/^[\x21-\x7e]+$/.test(word)) return true;
     const lower = word.toLowerCase();
-    if (!text.includes(ANY_CHARACTER)) return text.includes(lower);
-    return new RegExp([...lower].map((character) => `[${escapedInClass(character)}${ANY_CHARACTER}]`).join('')).test(text);
+    // A word of the text sharing one of its stems holds that stem's core (see stemCore).
+    return holds(lower) || stemCoresOf(lower).some((core) => core === '' || holds(core));
   });
 }

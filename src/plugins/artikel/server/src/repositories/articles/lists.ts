@@ -199,7 +199,7 @@ export const articleLists = ({
       // The matches are sorted by their document ids and sort keys alone (a sort that carried
       // every match's text would hold it all at once); only the page's rows are read whole.
       const query = selected.query.select('a.document_id');
-      if (order === 'relevance') searchIndex(strapi).rank(query, filters.words);
+      if (order === 'relevance') await searchIndex(strapi).rank(query, filters.words);
       else query.leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id').orderByRaw('COALESCE(v.views, 0) DESC');
       const ids = documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), limit, offset)));
       return { total, records: ids.length === 0 ? [] : await summariesInOrder(ids) };

@@ -72,9 +72,10 @@ export interface SearchIndex {
    * Orders a query that filter() restricted to these words most relevant first (see
    * RELEVANCE_ORDER in shared.ts): the articles with every word in their title, then by how often
    * the words occur (title weighted above tags above content); equal ones are left for the caller's
-   * newest-first order.
+   * newest-first order. A word's forms (see utils/word-stems.ts) count as the word. Resolves to
+   * nothing, as filter does.
    */
-  rank(query: QueryBuilder, words: string[]): QueryBuilder;
+  rank(query: QueryBuilder, words: string[]): Promise<void>;
   /**
    * A page of the published articles holding every word, most relevant first as rank() orders
    * them, as document ids, with how many hold them all (counted in the statement that ranks

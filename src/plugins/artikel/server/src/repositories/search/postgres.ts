@@ -3,7 +3,9 @@ import { TABLES } from '../../constants';
 import { indexComplete } from '../../infrastructure/index-state';
 import { INSERT_BATCH_ROWS } from '../../infrastructure/row-limits';
 import { database, readDatabase, type Knex } from '../../infrastructure/transactions';
+import { yieldToEventLoop } from '../../utils/event-loop';
 import { foldCase, scoredByWordStarts, searchTerms } from '../../utils/search-words';
+import { shareStem, stemsOf } from '../../utils/word-stems';
 import { escapeLike } from '../like-patterns';
 import type { DialectSearch } from './index';
 import { COLUMN_WEIGHTS, lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
@@ -29,8 +31,24 @@ const RANKED_CONTENT_CHARACTERS = 200_000;
 /** An entry's words for ts_rank_cd: the title labelled A, the tags B, the content D ('simple': lower-cased, never stemmed). */
 const WEIGHTED_WORDS = `setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', left(?, ${RANKED_CONTENT_CHARACTERS})), 'D')`;
 
-/** A tsquery every word begins a word of (label: only in the title): see scoredByWordStarts, whose words need no quoting. */
-const wordStartsQuery = (words: string[], label = ''): string => words.map((word) => `${word.toLowerCase()}:*${label}`).join(' & ');
+// The most dictionary terms sharing a stem with a query word that the relevance order scores it by (see formsOf).
+const MOST_FORMS_PER_QUERY_WORD = 256;
+// Dictionary terms one statement of keepStems reads and stems.
+const STEMMED_TERMS_PER_BATCH = 500;
+
+/**
+ * A tsquery every word begins a word of, or is one of its forms (label: only in the title): see
+ * scoredByWordStarts, whose words need no quoting, and formsOf, whose forms are letters and digits.
+ */
+const wordStartsQuery = (words: string[], forms: string[][], label = ''): string =>
+  words
+    .map((word, index) => [`${word.toLowerCase()}:*${label}`, ...(forms[index] ?? []).map((form) => `${form}${label === '' ? '' : `:${label}`}`)])
+    .map((alternatives) => (alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(' | ')})`))
+    .join(' & ');
+
+/** The stem rows of dictionary terms: each stem of each run of letters and digits in the term (see utils/word-stems.ts). */
+const stemRowsOf = (terms: string[]): Array<{ stem: string; term: string }> =>
+  terms.flatMap((term) => [...new Set(lettersAndDigits(term).flatMap((word) => stemsOf(word)))].map((stem) => ({ stem, term })));
 
 interface PublishedText {
   id: number;
@@ -78,10 +96,12 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       });
       // Sorted, so that two transactions adding the same new words take their row locks in one order.
       const words = [...new Set(entries.flatMap((entry) => entry.terms))].sort();
-      await db.raw(
-        `INSERT INTO ${TABLES.searchTerms} (term) SELECT term FROM unnest(?::text[]) WITH ORDINALITY AS t(term, n) ORDER BY n ON CONFLICT DO NOTHING`,
+      // The terms new to the dictionary come back, and their stems are added with them.
+      const added = (await db.raw(
+        `INSERT INTO ${TABLES.searchTerms} (term) SELECT term FROM unnest(?::text[]) WITH ORDINALITY AS t(term, n) ORDER BY n ON CONFLICT DO NOTHING RETURNING term`,
         [words],
-      );
+      )) as { rows: Array<{ term: string }> };
+      await insertStems(db, stemRowsOf(added.rows.map((row) => String(row.term)).filter((term) => !isLong(term))));
       await db(TABLES.searchDocuments)
         .insert(entries.map(({ longTerms: _longTerms, ...entry }) => entry))
         .onConflict('document_id')
@@ -89,6 +109,54 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       const longTerms = entries.flatMap((entry) => entry.longTerms.map((term) => ({ document_id: entry.document_id, term })));
       if (longTerms.length > 0) await db(TABLES.searchLongTerms).insert(longTerms);
     }
+  };
+
+  const insertStems = async (db: Knex, rows: Array<{ stem: string; term: string }>): Promise<void> => {
+    const sorted = rows.sort((first, second) => (first.stem + first.term < second.stem + second.term ? -1 : 1));
+    for (let start = 0; start < sorted.length; start += INSERT_BATCH_ROWS) {
+      await db(TABLES.searchStems)
+        .insert(sorted.slice(start, start + INSERT_BATCH_ROWS))
+        .onConflict(['stem', 'term'])
+        .ignore();
+    }
+  };
+
+  /** Adds the stems of every dictionary term, a batch per statement: a dictionary from before the stems. */
+  const keepStems = async (db: Knex): Promise<void> => {
+    for (let after = ''; ;) {
+      const terms = (await db(TABLES.searchTerms)
+        .select('term')
+        .where('term', '>', after)
+        .orderBy('term')
+        .limit(STEMMED_TERMS_PER_BATCH)) as Array<{ term: string }>;
+      if (terms.length === 0) return;
+      await insertStems(db, stemRowsOf(terms.map((row) => String(row.term)).filter((term) => !isLong(term))));
+      after = String(terms[terms.length - 1].term);
+      await yieldToEventLoop();
+    }
+  };
+
+  /**
+   * The dictionary's terms sharing a stem with each query word, as the words of letters and digits
+   * in them that do ("pemotretan," gives pemotretan): a word's forms, which the relevance order
+   * scores as the word. Up to MOST_FORMS_PER_QUERY_WORD terms each.
+   */
+  const formsOf = async (words: string[]): Promise<string[][]> => {
+    const forms: string[][] = [];
+    for (const word of words) {
+      const stems = stemsOf(foldCase(word));
+      if (stems.length === 0) {
+        forms.push([]);
+        continue;
+      }
+      const result = (await readDatabase(strapi).raw(
+        `SELECT DISTINCT term FROM ${TABLES.searchStems} WHERE stem = ANY(?::text[]) LIMIT ${MOST_FORMS_PER_QUERY_WORD}`,
+        [[...stems]],
+      )) as { rows: Array<{ term: string }> };
+      const runs = result.rows.flatMap((row) => lettersAndDigits(String(row.term)));
+      forms.push([...new Set(runs.filter((run) => shareStem(run, word)))].sort());
+    }
+    return forms;
   };
 
   const removeEntries = async (db: Knex, documentIds: string[]): Promise<void> => {
@@ -123,6 +191,10 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       );
       await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchDocuments}_terms ON ${TABLES.searchDocuments} USING gin (terms)`);
       await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchTerms} (term text PRIMARY KEY)`);
+      // A dictionary from before the stems gets its terms' stems here (see keepStems).
+      const withoutStems = !(await knex().schema.hasTable(TABLES.searchStems));
+      await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchStems} (stem text NOT NULL, term text NOT NULL, PRIMARY KEY (stem, term))`);
+      if (withoutStems) await keepStems(knex());
       await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchLongTerms} (document_id varchar(255) NOT NULL, term text NOT NULL)`);
       await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchLongTerms}_document ON ${TABLES.searchLongTerms} (document_id)`);
       try {
@@ -185,8 +257,12 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
         // One scan of the array index with every word's dictionary matches: a word that matches
         // no dictionary word makes its condition unsatisfiable, and the scan ends at once.
         const holding = knex()(TABLES.searchDocuments).select('document_id');
+        // A word's terms: those holding it, and those sharing one of its stems (see utils/word-stems.ts).
         for (const word of short)
-          holding.whereRaw(`terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\')`, [pattern(word)]);
+          holding.whereRaw(
+            `terms && ARRAY(SELECT term FROM ${TABLES.searchTerms} WHERE term LIKE ? ESCAPE '\\' UNION SELECT term FROM ${TABLES.searchStems} WHERE stem = ANY(?::text[]))`,
+            [pattern(word), [...stemsOf(foldCase(word))]],
+          );
         query.whereRaw('? IN ?', [documentColumn, holding]);
       }
       for (const word of long) {
@@ -202,7 +278,7 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
     // Its matches come from the documents' rows, which the count would join anyway.
     countAlone: async () => null,
 
-    rank(query, words) {
+    async rank(query, words) {
       // Where every word is ASCII letters and digits of three or more (scoredByWordStarts), from
       // each entry's tsvector (lexemes with their positions and labels, a fraction of the text):
       // every word in the title first (a tsquery restricted to label A), then the sum over the
@@ -210,13 +286,17 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       // title weighted above the tags above the content). A word counts where it is or begins a
       // word, as on SQLite: an article holding it only inside a longer word is not scored (0) and
       // comes after, newest first. Otherwise, and while the index is built, the text is read.
-      if (!indexComplete(strapi) || !scoredByWordStarts(words)) return orderByTextScore(query, words, false);
-      return query
+      if (!indexComplete(strapi) || !scoredByWordStarts(words)) {
+        orderByTextScore(query, words, false);
+        return;
+      }
+      const forms = await formsOf(words);
+      query
         .leftJoin({ r: TABLES.searchDocuments }, 'r.document_id', 'a.document_id')
-        .orderByRaw(`CASE WHEN r.weighted @@ to_tsquery('simple', ?) THEN 0 ELSE 1 END`, [wordStartsQuery(words, 'A')])
+        .orderByRaw(`CASE WHEN r.weighted @@ to_tsquery('simple', ?) THEN 0 ELSE 1 END`, [wordStartsQuery(words, forms, 'A')])
         .orderByRaw(
           `(${words.map(() => `COALESCE(ts_rank_cd(${RANK_WEIGHTS}, r.weighted, to_tsquery('simple', ?)), 0)`).join(' + ')}) DESC`,
-          words.map((word) => wordStartsQuery([word])),
+          words.map((word, index) => wordStartsQuery([word], [forms[index]])),
         );
     },
     rankedAlone: async () => null,

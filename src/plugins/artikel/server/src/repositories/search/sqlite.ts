@@ -12,6 +12,7 @@ import { firstRow, INSERT_BATCH_ROWS, limitSql } from '../../infrastructure/row-
 import { ARTICLES_BY_PUBLISHED_ID, NEWEST_FIRST } from '../articles/queries';
 import { database, inTransaction, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
 import { yieldToEventLoop } from '../../utils/event-loop';
+import { stemsOf } from '../../utils/word-stems';
 import {
   FOLD_SQL_FUNCTION,
   foldCase,
@@ -45,6 +46,11 @@ const HARVEST = 'artikel_vocabulary_harvest';
 const HARVEST_WORDS = 'artikel_vocabulary_harvest_words';
 // How the word index and the harvest split a text into words: the same, or a harvested word would not be one the index holds.
 const WORD_TOKENIZER = "tokenize = 'unicode61 remove_diacritics 0'";
+// The most vocabulary words sharing a stem with a query word that it is looked up by: a stem's
+// forms are a handful of words (potret: memotret, pemotretan, potretnya…), never this many.
+const MOST_FORMS_PER_QUERY_WORD = 256;
+// Vocabulary words one statement of keepStems reads and stems: about 1 to 6 µs each.
+const STEMMED_WORDS_PER_BATCH = 500;
 // The word index's terms one transaction of the vocabulary's fill reads and adds (see fillVocabulary).
 const VOCABULARY_FILL_TERMS = 100;
 // The word index's own table of its terms (fts5vocab), on the write connection: what the vocabulary's fill reads.
@@ -67,6 +73,11 @@ interface ScoredEntry {
   documentId: string;
   tier: number;
   score: number;
+}
+
+/** A trigram index query every word matches as a substring, or one of its forms does (see formsOf). */
+function trigramMatch(words: string[], forms: string[][]): string {
+  return words.map((word, index) => (forms[index].length === 0 ? ftsAllOf([word]) : `(${ftsAnyOf([word, ...forms[index]])})`)).join(' AND ');
 }
 
 /** Index tables from before entries recorded their row get the column; their entries (null) are rebuilt. */
@@ -105,8 +116,32 @@ async function prepareHarvest(db: Knex): Promise<void> {
 }
 
 /**
- * Adds the words `wordsSql` selects that the vocabulary lacks, with their trigrams. It only grows:
- * a word no entry holds any more finds nothing.
+ * Adds the stems of the vocabulary's words with ids above `afterId` (see utils/word-stems.ts), a
+ * batch per statement: the words a search word's stem finds (see formsOf).
+ */
+async function keepStems(db: Knex, afterId: number, pause: () => Promise<void> = async () => undefined): Promise<void> {
+  for (let after = afterId; ;) {
+    const words = (await db(TABLES.searchVocabulary)
+      .select('id', 'word')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(STEMMED_WORDS_PER_BATCH)) as Array<{ id: number | string; word: string }>;
+    if (words.length === 0) return;
+    const stems = words.flatMap((row) => stemsOf(String(row.word)).map((stem) => ({ stem, word_id: Number(row.id) })));
+    for (let start = 0; start < stems.length; start += INSERT_BATCH_ROWS) {
+      await db(TABLES.searchStems)
+        .insert(stems.slice(start, start + INSERT_BATCH_ROWS))
+        .onConflict(['stem', 'word_id'])
+        .ignore();
+    }
+    after = Number(words[words.length - 1].id);
+    await pause();
+  }
+}
+
+/**
+ * Adds the words `wordsSql` selects that the vocabulary lacks, with their trigrams and stems. It
+ * only grows: a word no entry holds any more finds nothing.
  */
 async function keepWords(db: Knex, wordsSql: string, bindings: Array<string | number> = []): Promise<void> {
   const before = (await firstRow(db(TABLES.searchVocabulary).max({ id: 'id' }))) as { id: number | null } | undefined;
@@ -115,6 +150,7 @@ async function keepWords(db: Knex, wordsSql: string, bindings: Array<string | nu
     `INSERT INTO ${TABLES.searchVocabularyTrigrams} (rowid, word) SELECT id, word FROM ${TABLES.searchVocabulary} WHERE id > ?`,
     [Number(before?.id ?? 0)],
   );
+  await keepStems(db, Number(before?.id ?? 0));
 }
 
 /**
@@ -240,6 +276,29 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
   };
 
   /**
+   * The vocabulary's words sharing a stem with each query word (see utils/word-stems.ts), which
+   * match it as the words it begins do (contract, fourth round, "Search"): none for a word without
+   * stems. Up to MOST_FORMS_PER_QUERY_WORD each.
+   */
+  const formsOf = async (words: string[]): Promise<string[][]> => {
+    const forms: string[][] = [];
+    for (const word of words) {
+      const stems = stemsOf(foldCase(word));
+      if (stems.length === 0) {
+        forms.push([]);
+        continue;
+      }
+      const rows = (await readDatabase(strapi).raw(
+        `SELECT DISTINCT v.word FROM ${TABLES.searchStems} s CROSS JOIN ${TABLES.searchVocabulary} v ON v.id = s.word_id
+         WHERE s.stem IN (${stems.map(() => '?').join(', ')}) LIMIT ${MOST_FORMS_PER_QUERY_WORD}`,
+        [...stems],
+      )) as Array<{ word: string }>;
+      forms.push(rows.map((row) => String(row.word)));
+    }
+    return forms;
+  };
+
+  /**
    * Where the entries holding every word are found (words the index answers; see wordsByIndex).
    * A word of ASCII letters and digits lies, in any text, inside one of the text's words as the
    * word index splits it (runs of letters and digits, case folded by the same function as the
@@ -251,11 +310,11 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * inside more than MOST_WORDS_PER_QUERY_WORD vocabulary words: the trigram index; null for such
    * a word while the trigram index is filled (see wordsByIndex), when the words are read by a scan.
    */
-  const matchingOf = async (indexed: string[]): Promise<Matching | null> => {
-    const trigrams = { table: TABLES.search, match: ftsAllOf(indexed) };
+  const matchingOf = async (indexed: string[], forms: string[][]): Promise<Matching | null> => {
+    const trigrams = { table: TABLES.search, match: trigramMatch(indexed, forms) };
     if (!scoredByWordStarts(indexed) || !vocabularyComplete(strapi)) return trigrams;
     const eachWord: string[] = [];
-    for (const word of indexed) {
+    for (const [index, word] of indexed.entries()) {
       const rows = (await readDatabase(strapi).raw(
         `SELECT v.word FROM ${TABLES.searchVocabularyTrigrams} t CROSS JOIN ${TABLES.searchVocabulary} v ON v.id = t.rowid
          WHERE ${TABLES.searchVocabularyTrigrams} MATCH ? LIMIT ${MOST_WORDS_PER_QUERY_WORD + 1}`,
@@ -263,7 +322,8 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       )) as Array<{ word: string }>;
       if (rows.length > MOST_WORDS_PER_QUERY_WORD) return trigramsComplete(strapi) ? trigrams : null;
       // No vocabulary word holds it: the word itself, which no entry holds, matches nothing.
-      eachWord.push(`(${ftsAnyOf(rows.length === 0 ? [foldCase(word)] : rows.map((row) => row.word))})`);
+      const holding = rows.length === 0 ? [foldCase(word)] : rows.map((row) => row.word);
+      eachWord.push(`(${ftsAnyOf([...new Set([...holding, ...forms[index]])])})`);
     }
     return { table: TABLES.searchWords, match: eachWord.join(' AND ') };
   };
@@ -275,7 +335,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     // A complete index holds one entry per published article, kept so by every write's own
     // transaction: its matches are the articles. 3.2 ms instead of 15.5 ms for a word in two
     // thirds of 10,000 articles, whose entries the join would look up one by one.
-    const matching = await matchingOf(indexed);
+    const matching = await matchingOf(indexed, await formsOf(indexed));
     if (matching === null) return null;
     const { table, match } = matching;
     const row = (await longReadRows(
@@ -295,9 +355,10 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * longer one ("shop" in "workshop") are not scored and come after, newest first. Words holding
    * anything but ASCII letters and digits are scored by the trigram index, which holds every match.
    */
-  const scoringOf = (indexed: string[]): { table: string; match: string } => {
-    const words = ftsWordStartsOf(indexed);
-    return words === null ? { table: TABLES.search, match: ftsAllOf(indexed) } : { table: TABLES.searchWords, match: words };
+  const scoringOf = (indexed: string[], forms: string[][]): { table: string; match: string } => {
+    const words = ftsWordStartsOf(indexed, forms);
+    if (words !== null) return { table: TABLES.searchWords, match: words };
+    return { table: TABLES.search, match: trigramMatch(indexed, forms) };
   };
 
   /**
@@ -365,6 +426,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
           TABLES.searchWords,
           TABLES.searchVocabulary,
           TABLES.searchVocabularyTrigrams,
+          TABLES.searchStems,
           TABLES.searchVocabularyBackfill,
           TABLES.searchTrigramBackfill,
           TABLES.searchDocuments,
@@ -395,6 +457,13 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       await knex().raw(
         `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLES.searchVocabularyTrigrams} USING fts5(word, tokenize = 'trigram', content = '')`,
       );
+      // A vocabulary from before the stems gets its words' stems here, a batch at a time (a few
+      // thousand words even at a million articles: their stems take milliseconds).
+      const withoutStems = !(await knex().schema.hasTable(TABLES.searchStems));
+      await knex().raw(
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchStems} (stem TEXT NOT NULL, word_id INTEGER NOT NULL, PRIMARY KEY (stem, word_id)) WITHOUT ROWID`,
+      );
+      if (withoutStems) await keepStems(knex(), 0, yieldToEventLoop);
       await knex().raw(
         `CREATE TABLE IF NOT EXISTS ${TABLES.searchVocabularyBackfill} (after_id INTEGER NOT NULL, through_id INTEGER NOT NULL)`,
       );
@@ -518,7 +587,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
 
     async filter(query, words, documentColumn, { forPage }) {
       const { indexed, scanned } = wordsByIndex(words);
-      const matching = indexed.length > 0 ? await matchingOf(indexed) : null;
+      const matching = indexed.length > 0 ? await matchingOf(indexed, await formsOf(indexed)) : null;
       // FTS5 MATCH has no query-builder form.
       if (matching !== null) {
         const { table, match } = matching;
@@ -548,15 +617,18 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       for (const word of matching === null ? words : scanned) scanFor(query, word, true);
     },
 
-    rank(query, words) {
+    async rank(query, words) {
       const { indexed, scanned } = wordsByIndex(words);
-      if (indexed.length === 0) return orderByTextScore(query, words, true);
+      if (indexed.length === 0) {
+        orderByTextScore(query, words, true);
+        return;
+      }
       // From an index alone, no article's text read: FTS5's bm25() with the title weighted above
       // the tags above the content (the occurrences of each word against the column's length and
       // how rare the word is), and whether every word is in the title (a column filter); a match
       // the scoring index does not hold comes after those it does (see scoringOf). A word under
       // three characters is looked for in the title's text.
-      const { table, match } = scoringOf(indexed);
+      const { table, match } = scoringOf(indexed, await formsOf(indexed));
       const matches = (ftsQuery: string) =>
         knex()
           .select('d.document_id')
@@ -566,7 +638,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
         knex().raw('a.document_id IN ?', [matches(`title : (${match})`)]),
         ...scanned.map((word) => knex().raw(`instr(${FOLD_SQL_FUNCTION}(COALESCE(a.title, '')), ?) > 0`, [foldCase(word)])),
       ];
-      return query
+      query
         .leftJoin(
           knex().raw(
             `(SELECT d.document_id AS document_id, s.score AS score FROM (SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score FROM ${table} WHERE ${table} MATCH ?) s JOIN ${TABLES.searchDocuments} d ON d.id = s.id) AS r`,
@@ -582,8 +654,9 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async rankedAlone(words, limit, offset) {
       const { indexed, scanned } = wordsByIndex(words);
       if (indexed.length === 0 || scanned.length > 0) return null;
-      const scoring = scoringOf(indexed);
-      const matching = await matchingOf(indexed);
+      const forms = await formsOf(indexed);
+      const scoring = scoringOf(indexed, forms);
+      const matching = await matchingOf(indexed, forms);
       if (matching === null) return null;
       // The best offset + limit and some more: the page is right once a match past its end differs
       // from its last (every match equal to the last is then among them, in newest-first order)
