@@ -45,7 +45,7 @@ export const TABLES = {
   searchTrigramBackfill: 'artikel_search_trigram_backfill',
   /**
    * The stems of the words the search index holds (see utils/word-stems.ts): SQLite, of each
-   * vocabulary word (by its id); PostgreSQL, of each dictionary term (by the term).
+   * vocabulary word; PostgreSQL, of each dictionary term.
    */
   searchStems: 'artikel_search_stems',
   /** PostgreSQL: every word any published article was ever found by, for the trigram lookup. */

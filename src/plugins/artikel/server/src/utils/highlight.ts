@@ -1,5 +1,5 @@
 import { foldCase } from './search-words';
-import { stemCoresOf, stemsOf } from './word-stems';
+import { mayHaveStem, stemsOf } from './word-stems';
 
 /**
  * A search hit's highlight (contract, "Search and discovery"): HTML-escaped text in which each
@@ -60,23 +60,21 @@ function foldedWithOrigins(text: string): { folded: string; starts: number[] | n
 /**
  * Where the text's words that share a stem with a query word are (contract, fourth round: a
  * search finds a word's forms), as [start, end) ranges. A text's word is stemmed only where it
- * holds the core of one of the query words' stems (see stemCore), at most MAX_STEMMED_WORDS.
+ * may have one of the query words' stems (see mayHaveStem), at most MAX_STEMMED_WORDS.
  */
 function formsIn(text: string, words: string[]): Array<[number, number]> {
-  const wanted = words.map((word) => ({ stems: stemsOf(word), cores: stemCoresOf(word) })).filter(({ stems }) => stems.length > 0);
-  if (wanted.length === 0) return [];
+  const stems = [...new Set(words.flatMap((word) => stemsOf(word)))];
+  if (stems.length === 0) return [];
   const ranges: Array<[number, number]> = [];
   let stemmed = 0;
   for (const match of text.matchAll(WORD)) {
     const lower = match[0].toLowerCase();
-    const candidates = wanted.filter(({ cores }) => cores.some((core) => core === '' || lower.includes(core)));
+    const candidates = stems.filter((stem) => mayHaveStem(lower, stem));
     if (candidates.length === 0) continue;
     if (stemmed >= MAX_STEMMED_WORDS) break;
     stemmed += 1;
-    const stems = stemsOf(lower);
-    if (candidates.some((candidate) => candidate.stems.some((stem) => stems.includes(stem)))) {
-      ranges.push([match.index, match.index + match[0].length]);
-    }
+    const itsStems = stemsOf(lower);
+    if (candidates.some((stem) => itsStems.includes(stem))) ranges.push([match.index, match.index + match[0].length]);
   }
   return ranges;
 }

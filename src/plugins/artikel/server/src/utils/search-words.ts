@@ -1,4 +1,4 @@
-import { stemCoresOf } from './word-stems';
+import { stemCores, stemsOf } from './word-stems';
 
 /** The trigram tokenizer indexes runs of three characters: shorter words need a LIKE scan. */
 export const SEARCH_MIN_WORD_LENGTH = 3;
@@ -128,20 +128,40 @@ export function searchableText(article: { title: string | null; content: string 
 
 const escapedInClass = (character: string): string => character.replace(/[\\\]^-]/g, '\\$&');
 
+// Occurrences of a stem's core mayFind looks at before it takes the text as holding a form.
+const MOST_CORE_OCCURRENCES = 1_000;
+const isWordCharacter = (character: string | undefined): boolean => character !== undefined && /[a-z0-9\u0000]/.test(character);
+
 /**
- * Whether a search for these words can find an article of this searchable text: each word, or the
- * core of one of its stems (see word-stems), occurs in it, in any ASCII case. Never false where a database finds it: a word holding anything but
- * printable ASCII counts as found, and a character of the text outside ASCII matches any.
+ * Whether a search for these words can find an article of this searchable text: each word occurs
+ * in it, in any ASCII case, or one of the text's words shares its stem (see word-stems; only the
+ * words around an occurrence of a stem's core are stemmed). Never false where a database finds it:
+ * a word holding anything but printable ASCII counts as found, a character of the text outside
+ * ASCII matches any (a text's word holding one may be any form).
  */
 export function mayFind(words: string[], text: string): boolean {
-  const holds = (piece: string): boolean => {
-    if (!text.includes(ANY_CHARACTER)) return text.includes(piece);
-    return new RegExp([...piece].map((character) => `[${escapedInClass(character)}${ANY_CHARACTER}]`).join('')).test(text);
-  };
+  const pattern = (piece: string): RegExp =>
+    text.includes(ANY_CHARACTER)
+      ? new RegExp([...piece].map((character) => `[${escapedInClass(character)}${ANY_CHARACTER}]`).join(''), 'g')
+      : new RegExp(piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g');
+  // Each word of the text around an occurrence of one of the stem's cores (see stemCores), stemmed.
+  const holdsForm = (stem: string): boolean =>
+    stemCores(stem).some((core) => {
+      const found = pattern(core);
+      for (let seen = 0, match = found.exec(text); match !== null; match = found.exec(text), seen += 1) {
+        if (seen >= MOST_CORE_OCCURRENCES) return true;
+        let [start, end] = [match.index, match.index + match[0].length];
+        while (isWordCharacter(text[start - 1])) start -= 1;
+        while (isWordCharacter(text[end])) end += 1;
+        const word = text.slice(start, end);
+        if (word.includes(ANY_CHARACTER) || stemsOf(word).includes(stem)) return true;
+        found.lastIndex = end;
+      }
+      return false;
+    });
   return words.every((word) => {
     if (!/^[\x21-\x7e]+$/.test(word)) return true;
     const lower = word.toLowerCase();
-    // A word of the text sharing one of its stems holds that stem's core (see stemCore).
-    return holds(lower) || stemCoresOf(lower).some((core) => core === '' || holds(core));
+    return pattern(lower).test(text) || stemsOf(lower).some(holdsForm);
   });
 }

@@ -49,18 +49,19 @@ export function shareStem(first: string, second: string): boolean {
 }
 
 /**
- * The part of a stem that every word having it holds as it is: the stem without its first letter
- * (meN-/peN- replace it: memotret → potret) and its last two (Snowball's English stemmer rewrites
- * at most those: hoping → hope, happily → happi). Empty for stems under four letters, which any
- * word may then have. Lets a search tell, by a substring test, which of a text's words can share
- * a stem before stemming them (see read-freshness, highlight); a test holds it to every stem.
+ * Two parts of a stem, one of which every word having it holds as it is: the stem without its first
+ * letter (Sastrawi's stems: meN-/peN- replace that letter, memotret → potret, and affixes only
+ * add letters around it) and without its last two (Snowball's English stems: it rewrites at most
+ * those, hoping → hope, happily → happi). Lets a search tell, by substring tests, which of a
+ * text's words can share a stem before stemming them (see read-freshness, highlight); a test
+ * holds them to every form of Sastrawi's dictionary.
  */
-export function stemCore(stem: string): string {
+export function stemCores(stem: string): [indonesian: string, english: string] {
   const characters = [...stem];
-  return characters.slice(1, -2).join('');
+  return [characters.slice(1).join(''), characters.slice(0, -2).join('')];
 }
 
-/** The cores of a search word's stems (see stemCore): a text without any of them has no word sharing its stem. */
-export function stemCoresOf(word: string): string[] {
-  return stemsOf(word).map(stemCore);
+/** Whether a word holds one of the stem's cores (see stemCores): where it does not, it cannot have the stem. */
+export function mayHaveStem(word: string, stem: string): boolean {
+  return stemCores(stem).some((core) => word.includes(core));
 }

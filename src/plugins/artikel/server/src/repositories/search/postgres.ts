@@ -154,7 +154,8 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
         [[...stems]],
       )) as { rows: Array<{ term: string }> };
       const runs = result.rows.flatMap((row) => lettersAndDigits(String(row.term)));
-      forms.push([...new Set(runs.filter((run) => shareStem(run, word)))].sort());
+      // Those holding the word are scored by it already (word:*), and would weigh twice.
+      forms.push([...new Set(runs.filter((run) => !run.includes(foldCase(word)) && shareStem(run, word)))].sort());
     }
     return forms;
   };

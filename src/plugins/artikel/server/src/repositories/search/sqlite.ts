@@ -120,6 +120,7 @@ async function prepareHarvest(db: Knex): Promise<void> {
  * batch per statement: the words a search word's stem finds (see formsOf).
  */
 async function keepStems(db: Knex, afterId: number, pause: () => Promise<void> = async () => undefined): Promise<void> {
+  // Keyed by the word, not its id: a vocabulary made again (see ensure) finds its words' stems as they were.
   for (let after = afterId; ;) {
     const words = (await db(TABLES.searchVocabulary)
       .select('id', 'word')
@@ -127,11 +128,11 @@ async function keepStems(db: Knex, afterId: number, pause: () => Promise<void> =
       .orderBy('id')
       .limit(STEMMED_WORDS_PER_BATCH)) as Array<{ id: number | string; word: string }>;
     if (words.length === 0) return;
-    const stems = words.flatMap((row) => stemsOf(String(row.word)).map((stem) => ({ stem, word_id: Number(row.id) })));
+    const stems = words.flatMap((row) => stemsOf(String(row.word)).map((stem) => ({ stem, word: String(row.word) })));
     for (let start = 0; start < stems.length; start += INSERT_BATCH_ROWS) {
       await db(TABLES.searchStems)
         .insert(stems.slice(start, start + INSERT_BATCH_ROWS))
-        .onConflict(['stem', 'word_id'])
+        .onConflict(['stem', 'word'])
         .ignore();
     }
     after = Number(words[words.length - 1].id);
@@ -277,23 +278,23 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
 
   /**
    * The vocabulary's words sharing a stem with each query word (see utils/word-stems.ts), which
-   * match it as the words it begins do (contract, fourth round, "Search"): none for a word without
-   * stems. Up to MOST_FORMS_PER_QUERY_WORD each.
+   * match it as the words it begins do (contract, fourth round, "Search"), but those holding the
+   * word, which it finds by itself (and which counted twice would weigh twice in bm25): none for a
+   * word without stems. Up to MOST_FORMS_PER_QUERY_WORD each.
    */
   const formsOf = async (words: string[]): Promise<string[][]> => {
     const forms: string[][] = [];
     for (const word of words) {
-      const stems = stemsOf(foldCase(word));
+      const [folded, stems] = [foldCase(word), stemsOf(foldCase(word))];
       if (stems.length === 0) {
         forms.push([]);
         continue;
       }
       const rows = (await readDatabase(strapi).raw(
-        `SELECT DISTINCT v.word FROM ${TABLES.searchStems} s CROSS JOIN ${TABLES.searchVocabulary} v ON v.id = s.word_id
-         WHERE s.stem IN (${stems.map(() => '?').join(', ')}) LIMIT ${MOST_FORMS_PER_QUERY_WORD}`,
+        `SELECT DISTINCT word FROM ${TABLES.searchStems} WHERE stem IN (${stems.map(() => '?').join(', ')}) LIMIT ${MOST_FORMS_PER_QUERY_WORD}`,
         [...stems],
       )) as Array<{ word: string }>;
-      forms.push(rows.map((row) => String(row.word)));
+      forms.push(rows.map((row) => String(row.word)).filter((form) => !form.includes(folded)));
     }
     return forms;
   };
@@ -461,7 +462,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       // thousand words even at a million articles: their stems take milliseconds).
       const withoutStems = !(await knex().schema.hasTable(TABLES.searchStems));
       await knex().raw(
-        `CREATE TABLE IF NOT EXISTS ${TABLES.searchStems} (stem TEXT NOT NULL, word_id INTEGER NOT NULL, PRIMARY KEY (stem, word_id)) WITHOUT ROWID`,
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchStems} (stem TEXT NOT NULL, word TEXT NOT NULL, PRIMARY KEY (stem, word)) WITHOUT ROWID`,
       );
       if (withoutStems) await keepStems(knex(), 0, yieldToEventLoop);
       await knex().raw(
