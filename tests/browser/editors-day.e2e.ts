@@ -665,6 +665,10 @@ describe("an editor's day in the admin of a production build", () => {
     await page.getByRole('combobox', { name: 'Category', exact: true }).click();
     await page.getByRole('option', { name: CATEGORY }).click();
     const time = page.getByRole('combobox', { name: 'Choose time' });
+    // The time list offers every minute, not only the quarter hours.
+    await time.click();
+    await page.getByRole('option', { name: /^(00|12):01/ }).first().waitFor({ timeout: 15_000 });
+    await time.press('Escape');
     await time.fill(due.toISOString().slice(11, 16));
     await time.press('Tab');
     // The time field sets the hour and minute of today's date and keeps the current seconds: the

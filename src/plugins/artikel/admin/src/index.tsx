@@ -4,6 +4,7 @@ import { PLUGIN_ID } from '../../shared/plugin-id';
 import { RevisionsPanel } from './components/RevisionsPanel';
 import { ViewsPanel } from './components/ViewsPanel';
 import { contentManagerMessages, translateEditViewLayout } from './utils/field-texts';
+import { timesToTheMinute } from './utils/minute-times';
 import { getTranslation, prefixTranslations } from './utils/get-translation';
 
 export default {
@@ -41,6 +42,8 @@ export default {
     contentManager.apis.addEditViewSidePanel([ViewsPanel, RevisionsPanel]);
     // Field labels and help texts in the editor's language (see utils/field-texts.ts).
     app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', translateEditViewLayout);
+    // A publish time to the minute, not the quarter hour (see utils/minute-times.ts).
+    app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', timesToTheMinute);
   },
   async registerTrads({ locales }: { locales: string[] }) {
     return Promise.all(
