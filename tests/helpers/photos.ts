@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExifTool, type Tags } from 'exiftool-vendored';
@@ -60,6 +61,42 @@ export async function photoFile(
   if (format === 'jpeg') return image.jpeg({ quality: 90 }).toBuffer();
   if (format === 'png') return image.png().toBuffer();
   return image.webp({ quality: 90 }).toBuffer();
+}
+
+/**
+ * libheif's own encoder (`heif-enc`, Debian's libheif-examples), installed from Debian's packages
+ * where it is missing and we are root, as scripts/postgres-cluster.sh installs PostgreSQL: sharp's
+ * libvips writes no HEVC, and a phone's HEIC photo is HEVC in HEIF.
+ */
+function heifEncoder(): string {
+  const found = (): string | null => {
+    try {
+      return execFileSync('sh', ['-c', 'command -v heif-enc'], { encoding: 'utf8' }).trim() || null;
+    } catch {
+      return null;
+    }
+  };
+  const present = found();
+  if (present !== null) return present;
+  if (process.getuid?.() !== 0) throw new Error('heif-enc is missing: install it with `apt-get install libheif-examples` (the HEIC tests encode their photos with it)');
+  execFileSync('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libheif-examples'], {
+    stdio: 'ignore',
+  });
+  const installed = found();
+  if (installed === null) throw new Error('apt-get install libheif-examples did not give heif-enc');
+  return installed;
+}
+
+/** A phone's photo: the JPEG of photoFile (CAMERA_EXIF included) encoded as HEIC (HEVC in HEIF) by libheif, EXIF kept. */
+export async function heicPhotoFile(width: number, height: number, rgb: [number, number, number] = [200, 120, 40]): Promise<Buffer> {
+  const folder = await mkdtemp(join(tmpdir(), 'artikel-heic-'));
+  try {
+    await writeFile(join(folder, 'photo.jpg'), await photoFile('jpeg', width, height, rgb));
+    execFileSync(heifEncoder(), ['-q', '70', '-o', join(folder, 'photo.heic'), join(folder, 'photo.jpg')], { stdio: 'ignore' });
+    return await readFile(join(folder, 'photo.heic'));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 export interface UploadedFile {

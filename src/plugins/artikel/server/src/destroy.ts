@@ -3,6 +3,7 @@ import { closeReadDatabase } from './infrastructure/transactions';
 import { getService } from './infrastructure/get-service';
 import { closeTextWork } from './infrastructure/text-work';
 import { endExifTool } from './infrastructure/exiftool';
+import { endHeicThread } from './infrastructure/heic-photos';
 
 const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService(strapi, 'scheduled-publishing').stop();
@@ -16,6 +17,7 @@ const destroy = async ({ strapi }: { strapi: Core.Strapi }) => {
   await closeReadDatabase(strapi);
   await getService(strapi, 'photo-renditions').stop();
   await closeTextWork();
+  await endHeicThread();
   await endExifTool();
 };
 

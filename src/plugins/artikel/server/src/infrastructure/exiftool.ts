@@ -58,6 +58,24 @@ export async function keepOnlyPublicTags(path: string): Promise<void> {
   await (await tool()).write(path, {}, { writeArgs: ['-all=', ...KEPT_TAGS.map((tag) => `-${tag}<${tag}`), '-overwrite_original'] });
 }
 
+/**
+ * Copies every tag of the photo at `source` (and its colour profile, which ExifTool copies only
+ * when named) into the file at `target`, whose pixels were decoded from it: a phone photo made a
+ * JPEG keeps its camera, exposure and capture date (the stored file then loses what is private, as
+ * every upload does). A HEIF rotation (its `irot` box, which ExifTool reads as Rotation) is already
+ * applied to the decoded pixels, so the copy's EXIF orientation is then upright; without one, the
+ * EXIF orientation is what turns the pixels, and is kept.
+ */
+export async function copyPhotoTags(source: string, target: string): Promise<void> {
+  const rotation = (await readTags(source)).Rotation as unknown;
+  const rotated = rotation !== undefined && rotation !== null && !/^(0|Horizontal|Rotate 0)/i.test(String(rotation));
+  await (await tool()).write(
+    target,
+    {},
+    { writeArgs: ['-tagsFromFile', source, '-all:all', '-ICC_Profile', ...(rotated ? ['-Orientation#=1'] : []), '-overwrite_original'] },
+  );
+}
+
 /** Ends the ExifTool process, if one was started. */
 export async function endExifTool(): Promise<void> {
   const running = exiftool;

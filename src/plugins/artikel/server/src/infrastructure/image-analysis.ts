@@ -98,7 +98,9 @@ export async function shownSizeOf(source: Buffer): Promise<{ width: number; heig
 /** The width and height an image's header states (no pixel decoded); null for a file sharp cannot read. */
 export async function pixelsOf(path: string): Promise<{ width: number; height: number } | null> {
   try {
-    const { width, height } = await sharp(path).metadata();
+    // Unlimited: a phone's HEIC header (48 item references on an iPhone 15) is past libheif's default
+    // security limits, which guard its decoding; the header alone is read here.
+    const { width, height } = await sharp(path, { unlimited: true }).metadata();
     return typeof width === 'number' && typeof height === 'number' ? { width, height } : null;
   } catch {
     return null;

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../infrastructure/get-service';
+import { convertPhonePhotos } from './convert-phone-photos';
 import { keepPrivateMetadataOut } from './keep-private-metadata-out';
 import { recordPhotoFacts } from './record-photo-facts';
 import { refuseOversizedImages } from './refuse-oversized-images';
@@ -8,7 +9,8 @@ import { boundImageMemory } from '../infrastructure/image-analysis';
 import os from 'node:os';
 
 /**
- * What happens to a photo on its way into the Media Library, in order: one larger than the pixel
+ * What happens to a photo on its way into the Media Library, in order: a phone's HEIC photo becomes
+ * a JPEG (convert-phone-photos), one larger than the pixel
  * limit is refused before anything decodes it (refuse-oversized-images), its camera data, placeholder
  * and colour are read (record-photo-facts), every stored file loses its private metadata
  * (keep-private-metadata-out), and once the upload has answered its AVIF and WebP renditions are
@@ -18,6 +20,7 @@ import os from 'node:os';
  */
 export function registerUploadHooks(strapi: Core.Strapi): void {
   const services = strapi.get('services');
+  services.extend('plugin::upload.image-manipulation', convertPhonePhotos(strapi) as (service: unknown) => unknown);
   services.extend('plugin::upload.image-manipulation', refuseOversizedImages(strapi) as (service: unknown) => unknown);
   services.extend('plugin::upload.image-manipulation', recordPhotoFacts(strapi) as (service: unknown) => unknown);
   boundImageMemory(Math.max(1, os.availableParallelism() - 1));

@@ -14,16 +14,20 @@ export function refuseOversizedImages(strapi: Core.Strapi) {
   return (manipulation: ImageManipulationService): ImageManipulationService => ({
     ...manipulation,
     async isFaultyImage(file: FileOnItsWay) {
-      const size = file.filepath === undefined ? null : await pixelsOf(file.filepath);
-      const limit = getConfig(strapi, 'maxMegapixels');
-      if (size !== null && size.width * size.height > limit * 1_000_000) {
-        const megapixels = Math.round((size.width * size.height) / 100_000) / 10;
-        const message = `The image ${file.name ?? ''} is ${megapixels} megapixels (${size.width} × ${size.height}); the Media Library takes at most ${limit} megapixels (ARTIKEL_MAX_MEGAPIXELS): scale it down and upload it again`;
-        throw new errors.ValidationError(message.replace('image  is', 'image is'), {
-          errors: [{ path: ['files'], message, name: 'ValidationError' }],
-        });
-      }
+      refuseIfOversized(strapi, file, file.filepath === undefined ? null : await pixelsOf(file.filepath));
       return (manipulation.isFaultyImage as (file: FileOnItsWay) => Promise<boolean>)(file);
     },
   });
+}
+
+/** Throws the 400 that names the pixel limit where an image of this size (null: unknown) is past it. */
+export function refuseIfOversized(strapi: Core.Strapi, file: FileOnItsWay, size: { width: number; height: number } | null): void {
+  const limit = getConfig(strapi, 'maxMegapixels');
+  if (size !== null && size.width * size.height > limit * 1_000_000) {
+    const megapixels = Math.round((size.width * size.height) / 100_000) / 10;
+    const message = `The image ${file.name ?? ''} is ${megapixels} megapixels (${size.width} × ${size.height}); the Media Library takes at most ${limit} megapixels (ARTIKEL_MAX_MEGAPIXELS): scale it down and upload it again`;
+    throw new errors.ValidationError(message.replace('image  is', 'image is'), {
+      errors: [{ path: ['files'], message, name: 'ValidationError' }],
+    });
+  }
 }
