@@ -48,19 +48,27 @@ it(
   UPLOAD_MS,
 );
 
-it('finds a HEIC photo by its bytes where it is sent named and typed as a JPEG', async () => {
-  const answer = await upload('IMG_0413.jpg', await heicPhotoFile(320, 240, [40, 90, 200]), 'image/jpeg');
-  expect(answer.status).toBe(201);
-  expect((answer.body as UploadedFile[])[0]).toMatchObject({ name: 'IMG_0413.jpg', mime: 'image/jpeg', width: 320, height: 240 });
-}, UPLOAD_MS);
+it(
+  'finds a HEIC photo by its bytes where it is sent named and typed as a JPEG',
+  async () => {
+    const answer = await upload('IMG_0413.jpg', await heicPhotoFile(320, 240, [40, 90, 200]), 'image/jpeg');
+    expect(answer.status).toBe(201);
+    expect((answer.body as UploadedFile[])[0]).toMatchObject({ name: 'IMG_0413.jpg', mime: 'image/jpeg', width: 320, height: 240 });
+  },
+  UPLOAD_MS,
+);
 
-it('refuses a HEIC file it cannot read with a 400 that says what to do, and stores nothing', async () => {
-  const before = await stored();
-  const photo = await heicPhotoFile(320, 240);
-  // The HEIF boxes kept, the coded picture cut off.
-  const broken = photo.subarray(0, Math.floor(photo.length * 0.6));
-  const answer = await upload('broken.heic', broken);
-  expect(answer.status).toBe(400);
-  expect(answer.body.error.message).toMatch(/HEIC photo could not be read .*export it from the phone as JPEG/);
-  expect(await stored()).toBe(before);
-}, UPLOAD_MS);
+it(
+  'refuses a HEIC file it cannot read with a 400 that says what to do, and stores nothing',
+  async () => {
+    const before = await stored();
+    const photo = await heicPhotoFile(320, 240);
+    // The HEIF boxes kept, the coded picture cut off.
+    const broken = photo.subarray(0, Math.floor(photo.length * 0.6));
+    const answer = await upload('broken.heic', broken);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toMatch(/HEIC photo could not be read .*export it from the phone as JPEG/);
+    expect(await stored()).toBe(before);
+  },
+  UPLOAD_MS,
+);

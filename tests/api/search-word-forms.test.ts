@@ -57,7 +57,11 @@ const slugOf = (query: string, form: string): string => `bentuk-${query}-${form}
 beforeAll(async () => {
   app = await startStrapi({ token: true, category: true });
   for (const [query, form] of FORMS) {
-    await createArticle(app.strapi, { title: `Catatan ${form.toUpperCase()}`, slug: slugOf(query, form), content: `Hari ini kami ${form}, lalu pulang.` });
+    await createArticle(app.strapi, {
+      title: `Catatan ${form.toUpperCase()}`,
+      slug: slugOf(query, form),
+      content: `Hari ini kami ${form}, lalu pulang.`,
+    });
   }
   await createArticle(app.strapi, {
     title: 'Sesi memotret keluarga',
@@ -96,8 +100,8 @@ describe('a search word finds the words that share its stem', () => {
   });
 
   it('marks the forms it found in the highlight, as it marks the word itself', async () => {
-    const body = (await list('q=potret&limit=100')) as ListBody & { data: Array<{ slug: string; highlight: { title: string; excerpt: string } }> };
-    const found = body.data.find((article) => article.slug === slugOf('potret', 'pemotretan'));
+    const hits = (await list('q=potret&limit=100')).data as Array<{ slug: string; highlight: { title: string; excerpt: string } }>;
+    const found = hits.find((article) => article.slug === slugOf('potret', 'pemotretan'));
     expect(found?.highlight.title).toBe('Catatan <mark>PEMOTRETAN</mark>');
     expect(found?.highlight.excerpt).toContain('kami <mark>pemotretan</mark>, lalu');
   });
@@ -115,7 +119,12 @@ describe('a search word finds the words that share its stem', () => {
     const response = await fetch(`${await app.baseUrl()}/api/artikel`, {
       method: 'POST',
       headers: { ...app.auth(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ title: 'Cetakan album', category: 'Studio', content: 'Album dicetak ulang di studio.', slug: 'album-dicetak' }),
+      body: JSON.stringify({
+        title: 'Cetakan album',
+        category: 'Studio',
+        content: 'Album dicetak ulang di studio.',
+        slug: 'album-dicetak',
+      }),
     });
     expect(response.status).toBe(201);
     const after = await list('q=cetak&limit=100');

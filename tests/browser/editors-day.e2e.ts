@@ -667,7 +667,10 @@ describe("an editor's day in the admin of a production build", () => {
     const time = page.getByRole('combobox', { name: 'Choose time' });
     // The time list offers every minute, not only the quarter hours.
     await time.click();
-    await page.getByRole('option', { name: /^(00|12):01/ }).first().waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('option', { name: /^(00|12):01/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await time.press('Escape');
     await time.fill(due.toISOString().slice(11, 16));
     await time.press('Tab');

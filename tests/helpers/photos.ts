@@ -78,10 +78,18 @@ function heifEncoder(): string {
   };
   const present = found();
   if (present !== null) return present;
-  if (process.getuid?.() !== 0) throw new Error('heif-enc is missing: install it with `apt-get install libheif-examples` (the HEIC tests encode their photos with it)');
-  execFileSync('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libheif-examples'], {
-    stdio: 'ignore',
-  });
+  if (process.getuid?.() !== 0)
+    throw new Error('heif-enc is missing: install it with `apt-get install libheif-examples` (the HEIC tests encode their photos with it)');
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      'DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libheif-examples',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const installed = found();
   if (installed === null) throw new Error('apt-get install libheif-examples did not give heif-enc');
   return installed;

@@ -5,9 +5,49 @@ import { occurrences } from '../../src/plugins/artikel/server/src/utils/highligh
 
 // Sastrawi's dictionary of Indonesian root words, as its stemmer holds it.
 const ROOTS = Object.keys((new Stemmer() as unknown as { internalDictionary: Record<string, unknown> }).internalDictionary);
-const PREFIXES = ['', 'me', 'mem', 'men', 'meng', 'meny', 'pe', 'pem', 'pen', 'peng', 'peny', 'ber', 'ter', 'di', 'ke', 'se', 'per', 'memper'];
+const PREFIXES = [
+  '',
+  'me',
+  'mem',
+  'men',
+  'meng',
+  'meny',
+  'pe',
+  'pem',
+  'pen',
+  'peng',
+  'peny',
+  'ber',
+  'ter',
+  'di',
+  'ke',
+  'se',
+  'per',
+  'memper',
+];
 const SUFFIXES = ['', 'nya', 'kan', 'an', 'i', 'lah', 'kah', 'annya'];
-const ENGLISH_SUFFIXES = ['s', 'es', 'ies', 'ed', 'ied', 'ing', 'ingly', 'ly', 'y', 'ational', 'tional', 'enci', 'ization', 'ation', 'fulness', 'biliti', 'iviti', 'ical', 'ness', 'ement'];
+const ENGLISH_SUFFIXES = [
+  's',
+  'es',
+  'ies',
+  'ed',
+  'ied',
+  'ing',
+  'ingly',
+  'ly',
+  'y',
+  'ational',
+  'tional',
+  'enci',
+  'ization',
+  'ation',
+  'fulness',
+  'biliti',
+  'iviti',
+  'ical',
+  'ness',
+  'ement',
+];
 
 describe('word stems', () => {
   it('gives a word its Indonesian and English stems, lower-cased, and none to what is not one word', () => {
@@ -31,7 +71,8 @@ describe('word stems', () => {
       for (const word of [...affixed, ...english]) {
         for (const stem of stemsOf(word)) {
           checked += 1;
-          if (!mayHaveStem(word, stem)) throw new Error(`${word}: its stem ${stem} has the cores ${stemCores(stem).join(', ')}, which it does not hold`);
+          if (!mayHaveStem(word, stem))
+            throw new Error(`${word}: its stem ${stem} has the cores ${stemCores(stem).join(', ')}, which it does not hold`);
         }
       }
     }

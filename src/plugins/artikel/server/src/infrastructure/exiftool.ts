@@ -69,7 +69,9 @@ export async function keepOnlyPublicTags(path: string): Promise<void> {
 export async function copyPhotoTags(source: string, target: string): Promise<void> {
   const rotation = (await readTags(source)).Rotation as unknown;
   const rotated = rotation !== undefined && rotation !== null && !/^(0|Horizontal|Rotate 0)/i.test(String(rotation));
-  await (await tool()).write(
+  await (
+    await tool()
+  ).write(
     target,
     {},
     { writeArgs: ['-tagsFromFile', source, '-all:all', '-ICC_Profile', ...(rotated ? ['-Orientation#=1'] : []), '-overwrite_original'] },

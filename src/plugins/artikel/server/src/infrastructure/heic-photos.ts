@@ -21,7 +21,13 @@ let pool: Piscina<HeicTask, { width: number; height: number }> | null = null;
 
 function thread(): Piscina<HeicTask, { width: number; height: number }> {
   // Compiled next to this file, as text-thread.js is.
-  pool ??= new Piscina({ filename: path.join(__dirname, 'heic-thread.js'), minThreads: 0, maxThreads: THREADS, maxQueue: MAX_WAITING, idleTimeout: 30_000 });
+  pool ??= new Piscina({
+    filename: path.join(__dirname, 'heic-thread.js'),
+    minThreads: 0,
+    maxThreads: THREADS,
+    maxQueue: MAX_WAITING,
+    idleTimeout: 30_000,
+  });
   return pool;
 }
 

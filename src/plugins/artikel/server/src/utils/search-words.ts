@@ -81,7 +81,9 @@ const ASCII_WORD = /^[A-Za-z0-9]+$/;
  */
 export function ftsWordStartsOf(words: string[], forms: string[][] = []): string | null {
   if (!scoredByWordStarts(words)) return null;
-  return words.map((word, index) => ((forms[index] ?? []).length === 0 ? `"${word}"*` : `("${word}"* OR ${ftsAnyOf(forms[index])})`)).join(' AND ');
+  return words
+    .map((word, index) => ((forms[index] ?? []).length === 0 ? `"${word}"*` : `("${word}"* OR ${ftsAnyOf(forms[index])})`))
+    .join(' AND ');
 }
 
 /**

@@ -42,7 +42,10 @@ const STEMMED_TERMS_PER_BATCH = 500;
  */
 const wordStartsQuery = (words: string[], forms: string[][], label = ''): string =>
   words
-    .map((word, index) => [`${word.toLowerCase()}:*${label}`, ...(forms[index] ?? []).map((form) => `${form}${label === '' ? '' : `:${label}`}`)])
+    .map((word, index) => [
+      `${word.toLowerCase()}:*${label}`,
+      ...(forms[index] ?? []).map((form) => `${form}${label === '' ? '' : `:${label}`}`),
+    ])
     .map((alternatives) => (alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(' | ')})`))
     .join(' & ');
 
@@ -194,7 +197,9 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchTerms} (term text PRIMARY KEY)`);
       // A dictionary from before the stems gets its terms' stems here (see keepStems).
       const withoutStems = !(await knex().schema.hasTable(TABLES.searchStems));
-      await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchStems} (stem text NOT NULL, term text NOT NULL, PRIMARY KEY (stem, term))`);
+      await knex().raw(
+        `CREATE TABLE IF NOT EXISTS ${TABLES.searchStems} (stem text NOT NULL, term text NOT NULL, PRIMARY KEY (stem, term))`,
+      );
       if (withoutStems) await keepStems(knex());
       await knex().raw(`CREATE TABLE IF NOT EXISTS ${TABLES.searchLongTerms} (document_id varchar(255) NOT NULL, term text NOT NULL)`);
       await knex().raw(`CREATE INDEX IF NOT EXISTS ${TABLES.searchLongTerms}_document ON ${TABLES.searchLongTerms} (document_id)`);

@@ -77,7 +77,9 @@ interface ScoredEntry {
 
 /** A trigram index query every word matches as a substring, or one of its forms does (see formsOf). */
 function trigramMatch(words: string[], forms: string[][]): string {
-  return words.map((word, index) => (forms[index].length === 0 ? ftsAllOf([word]) : `(${ftsAnyOf([word, ...forms[index]])})`)).join(' AND ');
+  return words
+    .map((word, index) => (forms[index].length === 0 ? ftsAllOf([word]) : `(${ftsAnyOf([word, ...forms[index]])})`))
+    .join(' AND ');
 }
 
 /** Index tables from before entries recorded their row get the column; their entries (null) are rebuilt. */
