@@ -119,6 +119,7 @@ export interface McpAgent {
       name: string;
       annotations?: Record<string, unknown>;
       inputSchema: { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+      outputSchema?: Record<string, unknown>;
     }>
   >;
   close: () => Promise<void>;

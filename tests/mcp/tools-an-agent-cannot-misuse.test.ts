@@ -14,7 +14,18 @@ let listed: Array<{
   name: string;
   annotations?: Record<string, unknown>;
   inputSchema: { properties?: Record<string, Record<string, unknown>> };
+  outputSchema?: JsonSchema;
 }>;
+
+/** The part of a JSON Schema the output checks read. */
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+}
 
 beforeAll(async () => {
   app = await startStrapi({ token: 'full-access', category: { name: 'Weddings', slug: 'weddings' } });
@@ -70,6 +81,25 @@ describe('the article tools an agent cannot misuse', () => {
       'tools/list of a full admin token',
       `${names.length} tools, ${Buffer.byteLength(JSON.stringify(listed))} bytes: ${names.join(', ')}`,
     );
+  });
+
+  it("describes each tool's data in its output schema: every field of an article, with its type", async () => {
+    const outputOf = (name: string): JsonSchema => listed.find((tool) => tool.name === name)?.outputSchema ?? {};
+    const article = outputOf('artikel_get').properties?.data ?? {};
+    expect(article.type).toBe('object');
+    expect(article.required).toEqual(expect.arrayContaining(['slug', 'title', 'status', 'content', 'published_at', 'related']));
+    expect(article.properties?.slug?.type).toBe('string');
+    expect(article.properties?.views?.type).toBe('integer');
+    expect(article.properties?.status?.enum).toEqual(['published', 'draft', 'scheduled']);
+    const hits = outputOf('artikel_search').properties ?? {};
+    expect(hits.data?.type).toBe('array');
+    expect(hits.data?.items?.properties?.highlight).toBeDefined();
+    expect(hits.meta?.properties?.next_cursor).toBeDefined();
+    for (const tool of listed.filter((entry) => entry.name.startsWith('artikel_')))
+      expect([tool.name, JSON.stringify(tool.outputSchema?.properties?.data ?? {})]).not.toEqual([tool.name, '{}']);
+    // The SDK's client checks every structuredContent against these (the calls in this file pass them).
+    const answer = await agent.call('artikel_search', { q: 'wedding', limit: 2 });
+    expect(answer.isError).toBeFalsy();
   });
 
   it('marks the reading tools read-only and the delete destructive in tools/list', async () => {

@@ -9,6 +9,7 @@ import { createArticleSchema } from '../validation/create-article';
 import { listQuerySchema, validateListQuery, validateSlug } from '../validation/read-queries';
 import { updateArticleSchema } from '../validation/update-article';
 import { asQuery, inputShapeOf, toolInput, wholeNumber } from './input-schemas';
+import { TOOL_OUTPUTS } from './output-schemas';
 import type { ToolAnnotations } from './register-tools';
 import { LIST_MAX_LIMIT } from '../constants';
 import { articleText, refusal, success, summariesText } from './tool-results';
@@ -53,9 +54,6 @@ const writeOptions = (key: unknown, dryRun: unknown) => ({
 });
 type Args = Record<string, unknown>;
 type Result = ReturnType<typeof success> | ReturnType<typeof refusal>;
-
-/** What every tool's structuredContent is: the REST answer's data, and its meta where it has one. */
-const OUTPUT = () => z.object({ data: z.unknown(), meta: z.record(z.string(), z.unknown()).optional() });
 
 const FIELD_HELP: Record<string, string> = {
   title: 'The headline (at most 255 characters).',
@@ -172,7 +170,7 @@ export function artikelTools(strapi: Core.Strapi) {
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
       resolveInputSchema: () =>
         toolInput('artikel_search', inputShapeOf(listQuerySchema, FIELD_HELP, { numbers: SEARCH_NUMBERS, omit: ['format'] })),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_search,
       createHandler:
         () =>
         async ({ args }: { args: Args }) =>
@@ -213,7 +211,7 @@ export function artikelTools(strapi: Core.Strapi) {
         'One article by its current slug, whatever its status (draft and scheduled included), with its ETag in meta.etag. Counts no view. Read-only.',
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => toolInput('artikel_get', SLUG),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_get,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
@@ -230,7 +228,7 @@ export function artikelTools(strapi: Core.Strapi) {
       description: 'Every category with its number of published articles, by name. Read-only.',
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => toolInput('artikel_categories', {}),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_categories,
       createHandler: () => async () =>
         guarded(async () => {
           const data = await reads().categories();
@@ -247,7 +245,7 @@ export function artikelTools(strapi: Core.Strapi) {
       description: 'The 5 newest published articles. Read-only.',
       auth: { policies: [can('read')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => toolInput('artikel_latest', {}),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_latest,
       createHandler: () => async () =>
         guarded(async () => {
           const data = await reads().latest();
@@ -262,7 +260,7 @@ export function artikelTools(strapi: Core.Strapi) {
         'Creates an article exactly as POST /api/artikel does (same fields, rules and defaults): published unless status says draft or scheduled. Use idempotency_key for retries and dry_run to check first.',
       auth: { policies: [can('create')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => toolInput('artikel_create', { ...inputShapeOf(createArticleSchema, FIELD_HELP), ...WRITE_OPTIONS }),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_create,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
@@ -289,7 +287,7 @@ export function artikelTools(strapi: Core.Strapi) {
           ...WRITE_OPTIONS,
           ...IF_MATCH,
         }),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_update,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
@@ -310,7 +308,7 @@ export function artikelTools(strapi: Core.Strapi) {
         'The kept versions of the article at a slug, newest first, as GET /api/artikel/{slug}/revisions gives them: number, when, who (an editor, an API token, an agent, the scheduler), and which fields each write changed. With number: that version whole, and what it changed in the title, summary and content word by word. Read-only.',
       auth: { policies: [can('update')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => toolInput('artikel_revisions', { ...SLUG, ...REVISION_NUMBER(false) }),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_revisions,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
@@ -338,7 +336,7 @@ export function artikelTools(strapi: Core.Strapi) {
       auth: { policies: [can('update')] as [ReturnType<typeof can>] },
       resolveInputSchema: () =>
         toolInput('artikel_restore', { ...SLUG, ...REVISION_NUMBER(true), dry_run: WRITE_OPTIONS.dry_run, ...IF_MATCH }),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_restore,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
@@ -361,7 +359,7 @@ export function artikelTools(strapi: Core.Strapi) {
         'Deletes the article at a slug as DELETE /api/artikel/{slug} does: it leaves every public read at once and waits in the trash (30 days by default) with its views, old slugs and revisions, where an editor can restore it in the admin; then it is purged for good.',
       auth: { policies: [can('delete')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => toolInput('artikel_delete', { ...SLUG, ...IF_MATCH }),
-      resolveOutputSchema: OUTPUT,
+      resolveOutputSchema: TOOL_OUTPUTS.artikel_delete,
       createHandler:
         (_strapi: Core.Strapi, context: ToolContext) =>
         async ({ args }: { args: Args }) =>
