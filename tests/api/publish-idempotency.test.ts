@@ -93,12 +93,15 @@ describe('POST /api/artikel with an Idempotency-Key', () => {
 
   it('answers 422 to the same key with another body, and stores nothing', async () => {
     const { key, body } = fresh();
-    await post(body, key).expect(201);
+    const first = await post(body, key).expect(201);
     const before = await storedRowCounts(app.strapi);
     const other = await post({ ...body, content: 'Another text.' }, key).expect(422);
     expect(isContractError(other)).toBe(true);
     expect(other.body.error).toMatchObject({ status: 422, name: 'UnprocessableEntityError' });
-    expect(other.body.error.message).toMatch(/Idempotency-Key/);
+    // A changed row sent again: the message says where its article is and that a change is a PATCH there.
+    expect(other.body.error.message).toBe(
+      `This Idempotency-Key was already used with a different request body (it created ${first.headers.location}); to change that article, send PATCH ${first.headers.location} with the changed fields; for a new article, use a new key`,
+    );
     expect(other.body.error.details.errors[0].path).toEqual(['Idempotency-Key']);
     expect(await storedRowCounts(app.strapi)).toEqual(before);
   });

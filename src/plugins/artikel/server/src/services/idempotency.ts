@@ -36,7 +36,13 @@ const idempotency = ({ strapi }: { strapi: Core.Strapi }) => {
     const stored = await keys.find(request, Date.now());
     if (stored === null) return null;
     if (stored.fingerprint !== request.fingerprint) {
-      throw keyError(422, 'This Idempotency-Key was already used with a different request body; use a new key for a new request');
+      // Most often a row of a sheet changed after it was published and is sent again: say where its article is, and how to change it.
+      const made = stored.status === 201 && stored.location !== null ? ` (it created ${stored.location})` : '';
+      const change = made === '' ? '' : `; to change that article, send PATCH ${stored.location} with the changed fields`;
+      throw keyError(
+        422,
+        `This Idempotency-Key was already used with a different request body${made}${change}; for a new article, use a new key`,
+      );
     }
     const { fingerprint: _fingerprint, ...answer } = stored;
     return answer;
