@@ -179,15 +179,15 @@ const contentEditor = () => page.locator('.CodeMirror');
 const viewsPanel = (title = 'Views') => page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: title }) });
 
 /**
- * The editor's interface language, chosen on their profile page as an editor does. The admin takes
- * it once the saved profile is read back; `lang` of the page is what it then shows. (Strapi's
- * Indonesian leaves the profile page's label and its Save button in English.)
+ * The editor's interface language, chosen on their profile page as an editor does, from whichever
+ * language it shows now. The admin takes it once the saved profile is read back; `lang` of the page
+ * is what it then shows.
  */
 async function chooseInterfaceLanguage(language: 'English' | 'Indonesian', code: 'en' | 'id'): Promise<void> {
   await page.goto(`${baseUrl()}/admin/me`);
-  await page.getByRole('combobox', { name: 'Interface language' }).click();
+  await page.getByRole('combobox', { name: /^(Interface language|Bahasa antarmuka)$/ }).click();
   await page.getByRole('option', { name: language, exact: true }).click();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: /^(Save|Simpan)$/ }).click();
   // A locator, not waitForFunction: the admin's Content Security Policy refuses evaluated strings.
   await page.locator(`html[lang="${code}"]`).waitFor({ state: 'attached' });
 }
@@ -333,7 +333,8 @@ describe("an editor's day in the admin of a production build", () => {
     await page.getByRole('heading', { name: `Halo ${ADMIN.firstname}`, level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin');
     expect(await page.evaluate('document.documentElement.lang')).toBe('id');
-    await page.getByRole('button', { name: 'Close the banner.' }).click();
+    // Strapi's Media Library banner, in the admin's Indonesian as everything else.
+    await page.getByRole('button', { name: 'Tutup banner.' }).click();
   });
 
   step('an editor who chooses English on their profile page is greeted in English', 60_000, async () => {

@@ -199,9 +199,9 @@ describe('the trash in the admin of a production build', () => {
     await page.waitForURL(/\/admin\/?$/);
     // A new editor's admin speaks Indonesian; the steps below click by English names.
     await page.goto(`${baseUrl()}/admin/me`);
-    await page.getByRole('combobox', { name: 'Interface language' }).click();
+    await page.getByRole('combobox', { name: 'Bahasa antarmuka' }).click();
     await page.getByRole('option', { name: 'English', exact: true }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Simpan' }).click();
     // A locator, not waitForFunction: the admin's Content Security Policy refuses evaluated strings.
     await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
     await closeNotices();
