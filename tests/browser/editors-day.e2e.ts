@@ -454,6 +454,16 @@ describe("an editor's day in the admin of a production build", () => {
       for (const label of ['Ringkasan', 'Penulis', 'Judul SEO', 'Deskripsi SEO']) await field(label).waitFor();
       await page.getByRole('region', { name: 'Foto sampul', exact: true }).waitFor();
       await page.getByText('Pisahkan dengan koma. Paling banyak 20 tag', { exact: false }).waitFor();
+      // Strapi's own parts too: the edit view's actions, and the Media Library (issue "Editors").
+      await page.getByRole('button', { name: 'Simpan', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Terbit', exact: true }).waitFor();
+      for (const english of ['Save', 'Publish', 'Create an entry', 'Unpublish'])
+        expect(await page.getByText(english, { exact: true }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Pustaka Media' }).click();
+      await page.getByRole('heading', { name: /^Beranda \(\d+ item\)$/, level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Tambah aset', exact: true }).waitFor();
+      for (const english of ['Media Library', 'No assets yet', 'Add assets', 'Add new assets', 'Filters', 'Search'])
+        expect(await page.getByText(english, { exact: true }).count()).toBe(0);
     },
   );
 
