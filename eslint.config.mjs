@@ -68,9 +68,9 @@ export default tseslint.config(
     ],
     repositories: ['services', 'commands', 'controllers', 'mcp', 'middlewares', 'document-middlewares', 'presenters', 'validation'],
     infrastructure: ['services', 'repositories', 'commands', 'controllers', 'mcp', 'middlewares', 'document-middlewares', 'presenters'],
-    presenters: ['commands', 'controllers', 'mcp', 'middlewares', 'document-middlewares'],
-    services: ['commands', 'controllers', 'mcp', 'middlewares'],
-    commands: ['controllers', 'mcp', 'middlewares'],
+    presenters: ['commands', 'controllers', 'mcp', 'middlewares', 'document-middlewares', 'policies'],
+    services: ['commands', 'controllers', 'mcp', 'middlewares', 'policies'],
+    commands: ['controllers', 'mcp', 'middlewares', 'policies'],
   }),
   {
     files: ['src/plugins/artikel/server/src/**/*.ts'],

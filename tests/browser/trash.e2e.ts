@@ -238,6 +238,37 @@ describe('the trash in the admin of a production build', () => {
     await closeNotices();
   });
 
+  step('an editor who deletes an article in the Content Manager is told it goes to the trash for 30 days, and finds it there', async () => {
+    const title = 'Backdrop swatches for spring';
+    const posted = await call('POST', '/api/artikel', {
+      bearer: token,
+      body: { title, category: 'Weddings', content: 'Six swatches, one light.' },
+    });
+    expect(posted.status).toBe(201);
+    const { slug } = (posted.body as { data: { slug: string } }).data;
+    await page.getByRole('link', { name: 'Content Manager' }).click();
+    await page.getByRole('link', { name: 'Article', exact: true }).click();
+    await page.getByRole('gridcell', { name: title, exact: true }).click();
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete entry' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('This article moves to the trash for 30 days', { exact: false }).waitFor();
+    expect(await dialog.getByText(/irreversible|Are you sure/).count()).toBe(0);
+    await screenshot('02b-delete-dialog');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    // The Content Manager's own notice, on its list (no "Not Found" from the edit view it left: the step fails on any 4xx).
+    await expectNotice('Deleted document');
+    await page.getByRole('gridcell', { name: title, exact: true }).waitFor({ state: 'detached' });
+    expect((await call('GET', `/api/artikel/${slug}`)).status).toBe(404);
+    await openTrash();
+    expect(await trashRow(title).innerText()).toContain(slug);
+    await closeNotices();
+    // The steps below start from an empty trash, and open the Trash page anew.
+    await page.getByRole('link', { name: 'Content Manager' }).click();
+    expect((await call('DELETE', `/artikel/trash/${(posted.body as { data: { id: string } }).data.id}`, { bearer: jwt })).status).toBe(204);
+  });
+
   step('an article an editor deletes forever, after a confirmation, leaves the trash and frees its slug', async () => {
     const title = 'Test shots of the new backdrop';
     const slug = await postAndDelete(title);

@@ -2,6 +2,7 @@ import type { StrapiApp } from '@strapi/strapi/admin';
 import { Trash, TrendUp } from '@strapi/icons';
 import { PLUGIN_ID } from '../../shared/plugin-id';
 import { RevisionsPanel } from './components/RevisionsPanel';
+import { sayingWhereDeletedArticlesGo, type DocumentAction } from './components/TrashingDeleteAction';
 import { ViewsPanel } from './components/ViewsPanel';
 import { contentManagerMessages, translateEditViewLayout } from './utils/field-texts';
 import { timesToTheMinute } from './utils/minute-times';
@@ -36,8 +37,15 @@ export default {
     // Views are counted by the public API and kept outside the Article, so the edit view shows
     // them in a side panel instead of an editable field.
     const contentManager = app.getPlugin('content-manager') as unknown as {
-      apis: { addEditViewSidePanel: (panels: unknown[]) => void };
+      apis: {
+        addEditViewSidePanel: (panels: unknown[]) => void;
+        addDocumentAction: (change: (actions: DocumentAction[]) => DocumentAction[]) => void;
+      };
     };
+    // Deleting an article moves it to the trash: its confirmation says so (see TrashingDeleteAction).
+    contentManager.apis.addDocumentAction((actions) =>
+      actions.map((action) => (action.type === 'delete' ? sayingWhereDeletedArticlesGo(action) : action)),
+    );
     // Revisions are kept by the server on every write, so they too sit beside the form rather than in it.
     contentManager.apis.addEditViewSidePanel([ViewsPanel, RevisionsPanel]);
     // Field labels and help texts in the editor's language (see utils/field-texts.ts).

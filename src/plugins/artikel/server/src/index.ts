@@ -4,6 +4,7 @@ import contentTypes from './content-types';
 import controllers from './controllers';
 import destroy from './destroy';
 import middlewares from './middlewares';
+import policies from './policies';
 import register from './register';
 import routes from './routes';
 import services from './services';
@@ -17,5 +18,6 @@ export default {
   contentTypes,
   controllers,
   middlewares,
+  policies,
   services,
 };

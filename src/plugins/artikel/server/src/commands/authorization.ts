@@ -43,13 +43,13 @@ export function permits(strapi: Core.Strapi, actor: Actor, action: ArticleAction
 }
 
 /** What a refused actor is told to do about it: never an action it may not take. */
-function remedy(actor: Actor, action: ArticleAction): string {
+function remedy(actor: Actor, action: ArticleAction, article?: OwnedArticle): string {
   if (actor.kind === 'api-token')
     return action === 'publish' || action === 'read'
       ? 'use a token that may update articles (full access, or a custom token with artikel.update)'
       : `use a token that may ${action} articles (full access, or a custom token with artikel.${action}): Settings → API Tokens`;
   return `ask an administrator for the Content Manager's ${PERMISSION_NAMES[action]} permission on Article${
-    action === 'publish' ? '' : ' for this article'
+    action === 'publish' || article === undefined ? '' : ' for this article'
   }`;
 }
 
@@ -62,7 +62,7 @@ export function refusal(actor: Actor, action: ArticleAction, article?: OwnedArti
   const whom = actor.kind === 'api-token' ? 'This API token' : actor.kind === 'admin' ? 'Your role' : 'The service';
   const what = article === undefined ? 'articles' : article.slug === null ? 'this article' : `the article ${quotedText(article.slug)}`;
   const verb = action === 'publish' ? 'publish or unpublish' : action;
-  return new errors.PolicyError(`${whom} may not ${verb} ${what}: ${remedy(actor, action)}`, {
+  return new errors.PolicyError(`${whom} may not ${verb} ${what}: ${remedy(actor, action, article)}`, {
     permission: action,
     ...(article === undefined ? {} : { article: article.slug ?? article.documentId }),
   });

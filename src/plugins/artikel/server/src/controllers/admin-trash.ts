@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { adminActor, commands } from '../commands';
+import { getConfig } from '../infrastructure/get-service';
 import type { TrashEntry } from '../repositories/trash';
 
 type Context = {
@@ -24,6 +25,11 @@ const editor = (ctx: Context) => adminActor(ctx.state.userAbility, ctx.state.use
 
 /** The trash for editors: list, restore, purge one, empty (see commands/trash-commands.ts). */
 const adminTrashController = ({ strapi }: { strapi: Core.Strapi }) => ({
+  /** How long a deleted article waits in the trash: what the admin's delete dialog tells the editor. */
+  async settings(ctx: Context) {
+    ctx.body = { data: { keep_days: getConfig(strapi, 'trashDays') } };
+  },
+
   async find(ctx: Context) {
     ctx.body = { data: (await commands(strapi).trash.list(editor(ctx))).map(trashRecord) };
   },

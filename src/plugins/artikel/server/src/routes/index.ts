@@ -13,12 +13,8 @@ const mayUpdate = { auth: { strategies: ['content-api-token'], scope: ['plugin::
 const editorMay = (...actions: Array<'read' | 'create' | 'update' | 'delete'>) => ({
   policies: [
     'admin::isAuthenticatedAdmin',
-    {
-      name: 'admin::hasPermissions',
-      config: {
-        actions: actions.map((action) => ({ action: `plugin::content-manager.explorer.${action}`, subject: 'api::article.article' })),
-      },
-    },
+    // The Content Manager's actions on Article, refused with the permission named (see policies/editor-may.ts).
+    { name: 'plugin::artikel.editor-may', config: { actions } },
   ],
 });
 
@@ -101,6 +97,7 @@ export default {
       },
       // The trash: editors who may read articles see it; restoring needs the right to create one, purging the right to delete.
       { method: 'GET', path: '/trash', handler: 'admin-trash.find', config: editorMay('read') },
+      { method: 'GET', path: '/trash/settings', handler: 'admin-trash.settings', config: editorMay('read') },
       { method: 'POST', path: '/trash/:documentId/restore', handler: 'admin-trash.restore', config: editorMay('create') },
       { method: 'DELETE', path: '/trash/:documentId', handler: 'admin-trash.purge', config: editorMay('delete') },
       { method: 'DELETE', path: '/trash', handler: 'admin-trash.empty', config: editorMay('delete') },

@@ -1,0 +1,3 @@
+import editorMay from './editor-may';
+
+export default { 'editor-may': editorMay };
