@@ -294,7 +294,7 @@ describe('n8n: publishing rows with the HTTP Request node', () => {
     const keyOf = n8nExpression(/`Idempotency-Key` = `([^`]+)`/.exec(section('n8n'))?.[1] ?? '');
     const rows = sheetRows(20, 2, 'n8n');
     const key = (row: Row) => String(keyOf({ $json: row }));
-    expect(rows.map(key)).toEqual(rows.map((row) => `sheet-${row.row_number}`));
+    expect(rows.map(key)).toEqual(rows.map((row) => `blog-sheet-row-${row.row_number}`));
 
     const first = await run(rows, key);
     const again = await run(rows, key);
