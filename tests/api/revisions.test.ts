@@ -114,12 +114,12 @@ describe('every write keeps a revision naming who made it', () => {
     expect(await storedRevisions(article.id)).toBe(3);
   });
 
-  it('one PATCH that unpublishes and edits keeps one revision with both changes', async () => {
+  it('one PATCH that unpublishes and edits keeps one revision with both changes, named for the unpublish', async () => {
     const article = await create();
     await patch(article.slug, { status: 'draft', title: `${article.title} withdrawn` }).expect(200);
     const [latest, first] = await revisionsOf(article.slug);
     expect(first.number).toBe(1);
-    expect(latest).toMatchObject({ number: 2, action: 'update' });
+    expect(latest).toMatchObject({ number: 2, action: 'unpublish' });
     expect(latest.changed).toEqual(['title', 'meta_title', 'status']);
     await patch(article.slug, { status: 'published' }).expect(200);
     const [republished] = await revisionsOf(article.slug);

@@ -477,10 +477,17 @@ describe("an editor's day in the admin of a production build", () => {
 
   step('an edited and re-published article shows the edit in the API and keeps its views', 150_000, async () => {
     await onEditView(ARTICLE.title);
+    const revisions = page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: 'Revisions' }) });
+    const newestBefore = Number(await revisions.locator('li[data-revision]').first().getAttribute('data-revision'));
     await field('Title').fill(EDITED.title);
     await replaceContent(EDITED.content);
     await page.getByRole('button', { name: 'Save' }).click();
     await expectNotice('Saved document');
+    // The Revisions panel follows each write of the open article, without a reload.
+    await revisions
+      .locator(`li[data-revision="${newestBefore + 1}"]`)
+      .getByText(`#${newestBefore + 1} Changed`, { exact: true })
+      .waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
     await expectNotice('Published document');
     await page.getByRole('heading', { name: EDITED.title, level: 1 }).waitFor();
@@ -496,10 +503,17 @@ describe("an editor's day in the admin of a production build", () => {
 
   step('an unpublished article is no longer served by the API', 120_000, async () => {
     await onEditView(EDITED.title);
+    const revisions = page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: 'Revisions' }) });
+    const newestBefore = Number(await revisions.locator('li[data-revision]').first().getAttribute('data-revision'));
     await page.getByRole('button', { name: 'More document actions' }).click();
     await page.getByRole('menuitem', { name: 'Unpublish' }).click();
     await expectNotice('Unpublished document');
     await page.getByRole('status', { name: 'draft', exact: true }).waitFor();
+    // The Revisions panel follows the unpublish at once, named for it.
+    await revisions
+      .locator(`li[data-revision="${newestBefore + 1}"]`)
+      .getByText(`#${newestBefore + 1} Unpublished`, { exact: true })
+      .waitFor();
 
     if (!walk.slug) throw new Error('no slug to read: the step that publishes the article failed');
     const read = await api(`/api/artikel/${encodeURIComponent(walk.slug)}`); // a 404 counts no read

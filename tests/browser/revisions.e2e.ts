@@ -137,7 +137,8 @@ describe('the Revisions panel of a production build', () => {
     await newest.waitFor();
     await newest.getByText('#2 Changed', { exact: true }).waitFor();
     await newest.getByText(`API token ‘${TOKEN_NAME}’`, { exact: true }).waitFor();
-    await newest.getByText(/^Changed: .*title.*content/).waitFor();
+    // The fields by the labels the edit view shows them with.
+    await newest.getByText(/^Changed: .*Title.*Content/).waitFor();
     await revision(page, 1).getByText('#1 Created', { exact: true }).waitFor();
     await revisionsPanel(page).scrollIntoViewIfNeeded();
   });

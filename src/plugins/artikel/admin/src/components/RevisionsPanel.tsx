@@ -13,7 +13,19 @@ const RESTORED_KEY = `${PLUGIN_ID}.restored`;
 interface PanelProps {
   model: string;
   documentId?: string;
+  /** The document as the edit view holds it: it changes with every save, publish and unpublish. */
+  document?: { updatedAt?: string | null; publishedAt?: string | null; status?: string | null } | null;
+  meta?: { availableStatus?: Array<{ updatedAt?: string | null; publishedAt?: string | null; status?: string | null }> } | null;
 }
+
+/** What changes with each write the edit view makes (a save, a publish, an unpublish): the list is read again then. */
+const versionOf = ({ document, meta }: PanelProps): string =>
+  JSON.stringify([
+    document?.updatedAt,
+    document?.publishedAt,
+    document?.status,
+    meta?.availableStatus?.map((other) => [other.status, other.updatedAt]),
+  ]);
 
 interface Actor {
   kind: 'editor' | 'api-token' | 'mcp' | 'schedule' | 'system';
@@ -113,6 +125,23 @@ const FIELD_LABELS: Record<TextChange['field'], { id: string; defaultMessage: st
   summary: { id: getTranslation('revisions.field.summary'), defaultMessage: 'Summary' },
   content: { id: getTranslation('revisions.field.content'), defaultMessage: 'Content' },
 };
+
+/**
+ * The fields a revision changed, by the labels the edit view shows them with in the editor's
+ * language (`fields.article.<field>.label`; status and schedule by their own words), not their
+ * names in the database (issue "Editors": "Diubah: title, slug, cover_image_url").
+ */
+function changedFieldsText({ formatMessage }: IntlShape, fields: string[]): string {
+  if (fields.length === 0) return formatMessage({ id: getTranslation('revisions.changed.none'), defaultMessage: 'no change to the text' });
+  return fields
+    .map((field) =>
+      formatMessage({
+        id: getTranslation(field === 'status' ? 'revisions.field.status' : `fields.article.${field}.label`),
+        defaultMessage: field,
+      }),
+    )
+    .join(', ');
+}
 
 /** One text's change: kept words plain, removed ones struck through in red, added ones in green. */
 const WordDiff = ({ change }: { change: TextChange }) => {
@@ -229,7 +258,7 @@ const RevisionModal = ({ documentId, entry, newest, onClose }: RevisionModalProp
                     id: getTranslation('revisions.detail.noText'),
                     defaultMessage: 'No change to title, summary or content (changed: {fields})',
                   },
-                  { fields: entry.changed.join(', ') },
+                  { fields: changedFieldsText(intl, entry.changed) },
                 )}
               </Typography>
             ) : (
@@ -315,7 +344,7 @@ const RevisionItem = ({ entry, onOpen }: { entry: RevisionEntry; onOpen: () => v
         <Typography variant="pi" textColor="neutral600">
           {formatMessage(
             { id: getTranslation('revisions.item.changed'), defaultMessage: 'Changed: {fields}' },
-            { fields: entry.changed.join(', ') },
+            { fields: changedFieldsText(intl, entry.changed) },
           )}
         </Typography>
       )}
@@ -328,7 +357,7 @@ const RevisionItem = ({ entry, onOpen }: { entry: RevisionEntry; onOpen: () => v
   );
 };
 
-const RevisionList = ({ documentId }: { documentId: string }) => {
+const RevisionList = ({ documentId, version }: { documentId: string; version: string }) => {
   const { get } = useFetchClient();
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
@@ -368,7 +397,8 @@ const RevisionList = ({ documentId }: { documentId: string }) => {
     return () => {
       current = false;
     };
-  }, [documentId, get]);
+    // `version`: read again after each save, publish or unpublish of the open article (issue "Editors").
+  }, [documentId, get, version]);
 
   if (loaded === null) return null;
   if (loaded === 'failed')
@@ -397,11 +427,12 @@ const RevisionList = ({ documentId }: { documentId: string }) => {
 };
 
 /** The Revisions side panel of an article's edit view: every version kept, what each changed, and a restore. */
-export const RevisionsPanel = ({ model, documentId }: PanelProps) => {
+export const RevisionsPanel = (props: PanelProps) => {
+  const { model, documentId } = props;
   const { formatMessage } = useIntl();
   if (model !== ARTICLE_UID || !documentId) return null;
   return {
     title: formatMessage({ id: getTranslation('revisions.title'), defaultMessage: 'Revisions' }),
-    content: <RevisionList documentId={documentId} />,
+    content: <RevisionList documentId={documentId} version={versionOf(props)} />,
   };
 };

@@ -56,7 +56,9 @@ export function actionOf(
 ): RevisionAction {
   if (first) return 'create';
   if (restored) return 'restore';
-  if (changed.length > 0 && changed.every((field) => field === 'status' || field === 'publish_at'))
+  // A write that moved the article on or off the public site is named for that, whatever else it
+  // changed (issue "Editors": a publish with edits read "Changed"); its other fields are listed.
+  if (changed.includes('status') || (changed.length > 0 && changed.every((field) => field === 'publish_at')))
     return status === 'published' ? 'publish' : status === 'scheduled' ? 'schedule' : 'unpublish';
   return 'update';
 }
