@@ -78,6 +78,11 @@ describe('the admin panel explains itself', () => {
     expect(metadatas.generated_fields).toBeUndefined();
   });
 
+  it('lists when each article goes live right after its title, where the first screen shows it', async () => {
+    const { layouts } = (await articleFormConfiguration()) as unknown as { layouts: { list: string[] } };
+    expect(layouts.list.indexOf('publish_at')).toBe(layouts.list.indexOf('title') + 1);
+  });
+
   it('places the free-text cover URL after the cover picker', async () => {
     const { layouts } = await articleFormConfiguration();
     const order = layouts.edit.flat().map((field) => field.name);

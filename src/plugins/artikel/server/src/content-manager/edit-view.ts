@@ -40,10 +40,24 @@ const PLACED_AFTER: Record<string, Array<{ field: string; after: string }>> = {
   ],
 };
 
-/** Columns the list view shows: which articles are scheduled, and for when. */
-const LIST_COLUMNS: Record<string, string[]> = {
-  [ARTICLE_UID]: ['publish_at'],
+/**
+ * Columns the list view shows: which articles are scheduled, and for when; right after the title,
+ * where an editor sees it at 1440 px (issue "Editors": at the end of the row it was off-screen).
+ */
+const LIST_COLUMNS: Record<string, Array<{ column: string; after: string }>> = {
+  [ARTICLE_UID]: [{ column: 'publish_at', after: 'title' }],
 };
+
+/** The list's columns with each missing one placed after its neighbour (at the end without it); present ones stay where they are. */
+function withListColumns(list: string[], columns: Array<{ column: string; after: string }>): string[] {
+  const placed = [...list];
+  for (const { column, after } of columns) {
+    if (placed.includes(column)) continue;
+    const at = placed.indexOf(after);
+    placed.splice(at === -1 ? placed.length : at + 1, 0, column);
+  }
+  return placed;
+}
 
 /** Text Strapi gave a field by default (its attribute name, or nothing), which an editor has not changed. */
 const isDefault = (value: string | undefined, field: string) => value === undefined || value === '' || value === field;
@@ -92,8 +106,10 @@ export async function explainEditViews(strapi: Core.Strapi): Promise<void> {
     let edit = configuration.layouts?.edit;
     for (const { field, after } of PLACED_AFTER[uid] ?? []) if (edit) edit = withFieldAfter(edit, field, after);
     const list = configuration.layouts?.list;
-    const missing = (LIST_COLUMNS[uid] ?? []).filter((column) => list !== undefined && !list.includes(column));
-    configuration = { ...configuration, layouts: { ...configuration.layouts, edit, ...(list ? { list: [...list, ...missing] } : {}) } };
+    configuration = {
+      ...configuration,
+      layouts: { ...configuration.layouts, edit, ...(list ? { list: withListColumns(list, LIST_COLUMNS[uid] ?? []) } : {}) },
+    };
     if (JSON.stringify(configuration) !== JSON.stringify(stored)) await contentTypes.updateConfiguration(contentType, configuration);
   }
 }
