@@ -711,6 +711,10 @@ describe("an editor's day in the admin of a production build", () => {
     await page.waitForURL((url) => !url.pathname.endsWith('/create'));
     const slug = await filledValue(field('URL slug'));
     expect(slug).toBe(SCHEDULED.slug);
+    // The edit view says when it goes live, in words, with a way to cancel it.
+    const schedule = page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: 'Schedule' }) });
+    await schedule.getByText(/^Scheduled: [A-Z][a-z]+day, /).waitFor();
+    await schedule.getByRole('button', { name: 'Cancel the schedule' }).waitFor();
     expect((await api(`/api/artikel/${slug}`)).status).toBe(404);
 
     await page.getByRole('link', { name: 'Article', exact: true }).click();

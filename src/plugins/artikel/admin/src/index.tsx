@@ -2,6 +2,7 @@ import type { StrapiApp } from '@strapi/strapi/admin';
 import { Trash, TrendUp } from '@strapi/icons';
 import { PLUGIN_ID } from '../../shared/plugin-id';
 import { RevisionsPanel } from './components/RevisionsPanel';
+import { SchedulePanel } from './components/SchedulePanel';
 import { sayingWhereDeletedArticlesGo, type DocumentAction } from './components/TrashingDeleteAction';
 import { ViewsPanel } from './components/ViewsPanel';
 import { contentManagerMessages, translateEditViewLayout } from './utils/field-texts';
@@ -46,8 +47,9 @@ export default {
     contentManager.apis.addDocumentAction((actions) =>
       actions.map((action) => (action.type === 'delete' ? sayingWhereDeletedArticlesGo(action) : action)),
     );
-    // Revisions are kept by the server on every write, so they too sit beside the form rather than in it.
-    contentManager.apis.addEditViewSidePanel([ViewsPanel, RevisionsPanel]);
+    // Revisions are kept by the server on every write, so they too sit beside the form rather than in it;
+    // when a draft goes live, in the editor's words and time zone, with a way to cancel it (SchedulePanel).
+    contentManager.apis.addEditViewSidePanel([SchedulePanel, ViewsPanel, RevisionsPanel]);
     // Field labels and help texts in the editor's language (see utils/field-texts.ts).
     app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', translateEditViewLayout);
     // A publish time to the minute, not the quarter hour (see utils/minute-times.ts).
