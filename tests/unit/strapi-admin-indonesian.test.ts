@@ -26,7 +26,8 @@ const PACKAGES = [
   { prefix: 'content-manager.', folder: 'content-manager/dist/admin/translations' },
   { prefix: 'upload.', folder: 'upload/dist/admin/translations' },
 ].map(({ prefix, folder }) => {
-  const prefixed = (strings: Record<string, string>) => Object.fromEntries(Object.entries(strings).map(([key, text]) => [prefix + key, text]));
+  const prefixed = (strings: Record<string, string>) =>
+    Object.fromEntries(Object.entries(strings).map(([key, text]) => [prefix + key, text]));
   return { prefix, english: prefixed(strapiStrings(`${folder}/en.json.js`)), indonesian: prefixed(strapiStrings(`${folder}/id.json.js`)) };
 });
 const ENGLISH = Object.assign({}, ...PACKAGES.map((entry) => entry.english)) as Record<string, string>;
