@@ -1,6 +1,5 @@
 import type { TestApp } from './strapi';
 
-/** The public page of an article the lifecycle tests configure (feeds and the sitemap link to it). */
 /** The contract's CSV columns (format=csv, export.csv), in order: what a spreadsheet's header row shows. */
 export const CSV_HEADER = [
   'id',
@@ -17,6 +16,7 @@ export const CSV_HEADER = [
   'updated_at',
 ];
 
+/** The public page of an article the lifecycle tests configure (feeds and the sitemap link to it). */
 export const SITE_ARTICLE_URL = 'https://studio.example/artikel/{slug}';
 
 export const pageOf = (slug: string) => SITE_ARTICLE_URL.replace('{slug}', slug);

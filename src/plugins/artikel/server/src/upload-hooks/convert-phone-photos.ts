@@ -31,7 +31,7 @@ export function convertPhonePhotos(strapi: Core.Strapi) {
 async function becomeJpeg(file: FileOnItsWay, heicPath: string): Promise<void> {
   const jpegPath = path.join(file.tmpWorkingDirectory ?? path.dirname(heicPath), `${file.hash}.jpg`);
   await heicToJpeg(heicPath, jpegPath);
-  const bytes = fs.statSync(jpegPath).size;
+  const bytes = (await fs.promises.stat(jpegPath)).size;
   const name = typeof file.name === 'string' ? file.name.replace(/\.(heic|heif|hif|jpe?g)$/i, '') : file.hash;
   Object.assign(file, {
     filepath: jpegPath,

@@ -1,5 +1,5 @@
 import { foldCase } from './search-words';
-import { mayHaveStem, stemsOf } from './word-stems';
+import { mayHaveStem, stemCores, stemsOf } from './word-stems';
 
 /**
  * A search hit's highlight (contract, "Search and discovery"): HTML-escaped text in which each
@@ -63,13 +63,13 @@ function foldedWithOrigins(text: string): { folded: string; starts: number[] | n
  * may have one of the query words' stems (see mayHaveStem), at most MAX_STEMMED_WORDS.
  */
 function formsIn(text: string, words: string[]): Array<[number, number]> {
-  const stems = [...new Set(words.flatMap((word) => stemsOf(word)))];
+  const stems = [...new Set(words.flatMap((word) => stemsOf(word)))].map((stem) => ({ stem, cores: stemCores(stem) }));
   if (stems.length === 0) return [];
   const ranges: Array<[number, number]> = [];
   let stemmed = 0;
   for (const match of text.matchAll(WORD)) {
     const lower = match[0].toLowerCase();
-    const candidates = stems.filter((stem) => mayHaveStem(lower, stem));
+    const candidates = stems.filter(({ cores }) => mayHaveStem(lower, cores)).map(({ stem }) => stem);
     if (candidates.length === 0) continue;
     if (stemmed >= MAX_STEMMED_WORDS) break;
     stemmed += 1;

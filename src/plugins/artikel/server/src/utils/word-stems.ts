@@ -11,7 +11,11 @@ import { Stemmer as IndonesianStemmer } from 'sastrawijs';
  */
 
 /** The longest word stemmed: no language's word is longer, and the stemmers' work stays small. */
-export const STEMMED_WORD_CHARACTERS = 40;
+const STEMMED_WORD_CHARACTERS = 40;
+// A word of more UTF-16 units than this has more than STEMMED_WORD_CHARACTERS characters (two
+// units at most each): it has no stems, found without folding or counting it, and is not remembered.
+const LONGEST_STEMMED_UNITS = 2 * STEMMED_WORD_CHARACTERS;
+const NO_STEMS: readonly string[] = Object.freeze([]);
 // Stems shorter than this match too much to tell articles apart ("di", "ke" are whole words).
 const SHORTEST_STEM = 3;
 // Distinct words whose stems are remembered: an article's vocabulary, many times over.
@@ -29,6 +33,8 @@ const remembered = new Map<string, readonly string[]>();
  * it as it is.
  */
 export function stemsOf(word: string): readonly string[] {
+  // A text's longest run of letters (a pasted hash, a megabyte without a space) is neither folded nor kept as a key.
+  if (word.length > LONGEST_STEMMED_UNITS) return NO_STEMS;
   const lower = word.toLowerCase();
   const known = remembered.get(lower);
   if (known !== undefined) return known;
@@ -61,7 +67,7 @@ export function stemCores(stem: string): [indonesian: string, english: string] {
   return [characters.slice(1).join(''), characters.slice(0, -2).join('')];
 }
 
-/** Whether a word holds one of the stem's cores (see stemCores): where it does not, it cannot have the stem. */
-export function mayHaveStem(word: string, stem: string): boolean {
-  return stemCores(stem).some((core) => word.includes(core));
+/** Whether a word holds one of a stem's cores (see stemCores, computed once per stem by the caller): where it does not, it cannot have the stem. */
+export function mayHaveStem(word: string, cores: readonly string[]): boolean {
+  return cores.some((core) => word.includes(core));
 }
