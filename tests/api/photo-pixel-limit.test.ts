@@ -1,5 +1,5 @@
 import { registerEditor, type Editor } from '../helpers/admin';
-import { photoFile } from '../helpers/photos';
+import { heicPhotoFile, photoFile } from '../helpers/photos';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 /**
@@ -37,3 +37,16 @@ it('takes an image within the limit', async () => {
   expect(answer.status).toBe(201);
   expect(answer.body[0]).toMatchObject({ width: 1000, height: 800 });
 });
+
+it('refuses a phone photo (HEIC) over the pixel limit with the same 400, and stores nothing', async () => {
+  const photo = await heicPhotoFile(1250, 1000);
+  const before = await stored();
+  const answer = await editor
+    .signed(app.api().post('/upload'))
+    .attach('files', photo, { filename: 'IMG_0001.HEIC', contentType: 'image/heic' });
+  expect(answer.status).toBe(400);
+  expect(answer.body.error.message).toMatch(
+    /is 1\.3 megapixels \(1250 × 1000\); the Media Library takes at most 1 megapixels \(ARTIKEL_MAX_MEGAPIXELS\)/,
+  );
+  expect(await stored()).toBe(before);
+}, 120_000);
