@@ -6,7 +6,7 @@
 // calls, and the plugin's compiled files with a function called during one POST (after a warm-up
 // POST, counters reset) are listed. Issue "One door": a POST crosses at most 40 of them.
 //
-//   node bench/modules-per-post.js
+//   node bench/modules-per-post.js [--functions]   (--functions: each module's called functions, with counts)
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -71,6 +71,16 @@ async function main() {
   process.stdout.write(
     `${crossed.length} of the plugin's modules run code during one POST /api/artikel:\n${crossed.map((file) => `  ${file}`).join('\n')}\n`,
   );
+  if (process.argv.includes('--functions')) {
+    for (const script of result.filter((each) => each.url.includes(PLUGIN_SERVER))) {
+      const called = script.functions
+        .map((fn) => ({ name: fn.functionName || '(anonymous)', count: fn.ranges[0]?.count ?? 0 }))
+        .filter((fn) => fn.count > 0 && fn.name !== '');
+      if (called.length === 0) continue;
+      const file = script.url.slice(script.url.indexOf(PLUGIN_SERVER) + PLUGIN_SERVER.length);
+      process.stdout.write(`${file}: ${called.map((fn) => `${fn.name}×${fn.count}`).join(', ')}\n`);
+    }
+  }
   await strapi.destroy();
   fs.rmSync(work, { recursive: true, force: true });
   fs.rmSync(distDir, { recursive: true, force: true });

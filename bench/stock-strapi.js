@@ -6,7 +6,9 @@
 // what Strapi serves without the plugin:
 //
 //   GET /api/articles     (find, findOne)     GET /api/categories     (find)
-//   POST /api/articles    (create, which publishes; only with STOCK_WRITES=1, for bench/writes.js)
+//   POST /api/articles    (create, which publishes; only with STOCK_WRITES=1, for bench/writes.js,
+//                          with a custom API token holding article create and category find, written to
+//                          STOCK_TOKEN_FILE: a write is authenticated as ours is, by an API token)
 //
 // The app deliberately has no routes or controllers for these content types; this launcher adds
 // them in memory between register() and bootstrap(). It lives only in bench/ and is only reached by
@@ -41,12 +43,7 @@ const APP_DIR = path.resolve(__dirname, '..');
 const ARTICLE_UID = 'api::article.article';
 const CATEGORY_UID = 'api::category.category';
 const WRITES = process.env.STOCK_WRITES === '1';
-const PUBLIC_ACTIONS = [
-  'api::article.article.find',
-  'api::article.article.findOne',
-  'api::category.category.find',
-  ...(WRITES ? ['api::article.article.create'] : []),
-];
+const PUBLIC_ACTIONS = ['api::article.article.find', 'api::article.article.findOne', 'api::category.category.find'];
 const PERMISSION_UID = 'plugin::users-permissions.permission';
 
 /** What `strapi generate` would have written as routes/, controllers/ and services/ for each type. */
@@ -75,14 +72,34 @@ async function grantPublicReads(strapi) {
   return created;
 }
 
-/** On SIGTERM/SIGINT: take the grant back, so the data file ends as it began. */
-function revokeOnStop(strapi, permissionIds) {
+/**
+ * With STOCK_WRITES=1: a custom API token that may create articles, as an automation tool would
+ * hold, its access key written to STOCK_TOKEN_FILE; returns its id.
+ */
+async function writeToken(strapi) {
+  const file = process.env.STOCK_TOKEN_FILE;
+  if (!file) throw new Error('STOCK_WRITES=1 needs STOCK_TOKEN_FILE, where the write token is written');
+  const token = await strapi.service('admin::api-token').create({
+    name: `stock-writes-${Date.now()}`,
+    description: 'bench/stock-strapi.js',
+    type: 'custom',
+    lifespan: null,
+    // Connecting the category needs its find permission, as it would for any custom token.
+    permissions: ['api::article.article.create', 'api::category.category.find'],
+  });
+  require('node:fs').writeFileSync(file, token.accessKey, { mode: 0o600 });
+  return token.id;
+}
+
+/** On SIGTERM/SIGINT: take the grant (and the write token) back, so the data file ends as it began. */
+function revokeOnStop(strapi, permissionIds, tokenId) {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     try {
       if (permissionIds.length > 0) await strapi.db.query(PERMISSION_UID).deleteMany({ where: { id: { $in: permissionIds } } });
+      if (tokenId !== undefined) await strapi.service('admin::api-token').revoke(tokenId);
       await strapi.destroy();
     } finally {
       process.exit(0);
@@ -98,7 +115,8 @@ async function main() {
   await strapi.register();
   addStockRest(strapi);
   await strapi.bootstrap();
-  revokeOnStop(strapi, await grantPublicReads(strapi));
+  const permissionIds = await grantPublicReads(strapi);
+  revokeOnStop(strapi, permissionIds, WRITES ? await writeToken(strapi) : undefined);
   await strapi.listen();
 }
 

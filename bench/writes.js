@@ -7,7 +7,8 @@
 //          update, the re-publish, indexes and caches), beside POST on the same server build.
 //   stock: POST /api/articles on stock Strapi's REST API, which creates and publishes (the same app
 //          and data; bench/stock-strapi.js with STOCK_WRITES=1; our Document Service middlewares
-//          run there too, as they would for any write of the app).
+//          run there too, as they would for any write of the app), with a custom API token that
+//          may create articles: both sides authenticate each write the way an automation tool does.
 //   raw:   the rows alone (draft row, published row, their category links) inserted with
 //          better-sqlite3, one transaction per article: what the storage costs, without HTTP
 //          (SQLite only).
@@ -20,6 +21,8 @@
 //
 //   node bench/writes.js [--store sqlite|postgres] [--articles 10000] [--sequential 100] [--concurrent 300] [--concurrency 10] [--rounds 3] [--skip-build]
 
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const Database = require('better-sqlite3');
 const { parseArgs } = require('./lib/args');
@@ -316,17 +319,20 @@ async function measureAll({ options, seedInfo, seededStore }) {
     name: 'stock',
     label: 'stock Strapi POST /api/articles',
     start: async (store) => {
+      const tokenFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stock-token-')), 'token');
       const server = await startApp({
         store,
         name: 'writes-stock',
         args: [path.join(BENCH_DIR, 'stock-strapi.js')],
         readyPath: '/api/categories',
-        extra: { ARTIKEL_BENCHMARK: 'stock-rest', STOCK_WRITES: '1' },
+        extra: { ARTIKEL_BENCHMARK: 'stock-rest', STOCK_WRITES: '1', STOCK_TOKEN_FILE: tokenFile },
       });
       /** @type {any} */
       const categories = await (await fetch(`http://127.0.0.1:${server.port}/api/categories?pagination[pageSize]=100`)).json();
       const categoryIds = new Map(categories.data.map((category) => [category.name, category.documentId]));
-      return { server, headers: {}, categoryIds };
+      const token = fs.readFileSync(tokenFile, 'utf8');
+      fs.rmSync(path.dirname(tokenFile), { recursive: true, force: true });
+      return { server, headers: { Authorization: `Bearer ${token}` }, categoryIds };
     },
     // Stock takes the category as a relation (its documentId), the rest as the same fields.
     request: (baseUrl, { headers, categoryIds }, article) =>

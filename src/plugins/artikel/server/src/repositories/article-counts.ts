@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../infrastructure/database-dialect';
+import { oncePerStrapi } from '../infrastructure/once-per-strapi';
 import { database, readRows } from '../infrastructure/transactions';
 import { ARTICLES_BY_PUBLISHED_ID } from './articles/queries';
 import { parseTags, tagKey } from '../utils/tags';
@@ -80,7 +81,7 @@ async function publishedTotal(strapi: Core.Strapi): Promise<number> {
   return whole((row as { total?: unknown } | undefined)?.total);
 }
 
-export const articleCounts = (strapi: Core.Strapi) => {
+export const articleCounts = oncePerStrapi((strapi: Core.Strapi) => {
   const sqlite = isSqlite(strapi);
 
   const countOf = async (kind: CountKind, subject: string): Promise<number | null> => {
@@ -208,7 +209,7 @@ export const articleCounts = (strapi: Core.Strapi) => {
       return new Map(rows.map((row) => [whole(row.subject), Math.max(0, whole(row.articles))]));
     },
   };
-};
+});
 
 /** The counts' table, created at every boot if missing (empty: the start counts, see agreeWithRows). */
 export async function ensureCountTable(strapi: Core.Strapi): Promise<void> {

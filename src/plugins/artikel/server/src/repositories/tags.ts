@@ -4,6 +4,7 @@ import { FOLD_SQL_FUNCTION, foldCase } from '../utils/search-words';
 import { parseTags, tagKey } from '../utils/tags';
 import { yieldToEventLoop } from '../utils/event-loop';
 import { lastOfBatch } from '../infrastructure/document-batches';
+import { oncePerStrapi } from '../infrastructure/once-per-strapi';
 import { database, type Knex } from '../infrastructure/transactions';
 import { INSERT_BATCH_ROWS } from '../infrastructure/row-limits';
 
@@ -36,7 +37,7 @@ async function insertTags(db: Knex, rows: PublishedRow[]): Promise<void> {
  * published row it was built from and that row's publication date), so a tag filter and related
  * articles use an index instead of parsing every article's tags.
  */
-export const tagIndex = (strapi: Core.Strapi) => ({
+export const tagIndex = oncePerStrapi((strapi: Core.Strapi) => ({
   /** Makes a document's rows follow its published row, in the current transaction. */
   async sync(documentId: string): Promise<void> {
     const db = database(strapi);
@@ -80,7 +81,7 @@ export const tagIndex = (strapi: Core.Strapi) => ({
       await insertTags(db, rows);
     }
   },
-});
+}));
 
 /**
  * The tag table, created at every boot if missing. published_at is copied so related articles can

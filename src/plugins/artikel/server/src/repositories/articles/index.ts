@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { oncePerStrapi } from '../../infrastructure/once-per-strapi';
 import { categoryCounts } from './category-counts';
 import { articleDocuments } from './documents';
 import { articleLists } from './lists';
@@ -17,7 +18,7 @@ export type { SitemapRecord } from './sitemap';
  * because the Document Service's $containsi does not escape LIKE wildcards, cannot match a whole
  * tag and cannot count per category in one query. Every query reads published rows only.
  */
-export const publishedArticles = (strapi: Core.Strapi) => {
+export const publishedArticles = oncePerStrapi((strapi: Core.Strapi) => {
   const rows = publishedRowsOf(strapi);
   return {
     ...articleLists(rows),
@@ -26,4 +27,4 @@ export const publishedArticles = (strapi: Core.Strapi) => {
     ...sitemapRows(rows),
     ...categoryCounts(rows),
   };
-};
+});

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { isSqlite } from '../../infrastructure/database-dialect';
+import { oncePerStrapi } from '../../infrastructure/once-per-strapi';
 import { database, readDatabase, type Knex, type RawSql } from '../../infrastructure/transactions';
 import { postgresSearch } from './postgres';
 import { coversThePublishedRows, lastArticleId } from './shared';
@@ -94,10 +95,10 @@ export interface SearchIndex {
 /** What each database does its own way; isComplete and lastArticleId are the same SQL on both. */
 export type DialectSearch = Omit<SearchIndex, 'isComplete' | 'lastArticleId'>;
 
-export function searchIndex(strapi: Core.Strapi): SearchIndex {
-  return {
+export const searchIndex = oncePerStrapi(
+  (strapi: Core.Strapi): SearchIndex => ({
     isComplete: () => coversThePublishedRows(readDatabase(strapi)),
     lastArticleId: () => lastArticleId(database(strapi)),
     ...(isSqlite(strapi) ? sqliteSearch(strapi) : postgresSearch(strapi)),
-  };
-}
+  }),
+);
