@@ -19,10 +19,11 @@ async function main() {
   try {
     progress(dryRun ? 'looking at every image (dry run: nothing is written)' : 'processing every image');
     const report = await strapi.plugin('artikel').service('stored-photos').processAll({ dryRun, again, progress });
-    const verb = dryRun ? 'would be cleaned' : 'cleaned';
+    const would = (verb) => (dryRun ? `would be ${verb}` : verb);
     progress(
-      `done: ${report.files} images; ${report.cleaned} stored files ${verb} of private metadata; ` +
-        `${report.described} described; ${report.rendered} given AVIF and WebP renditions; ${report.failed} failed`,
+      `done: ${report.files} images; ${report.cleaned} stored files ${would('cleaned')} of private metadata; ` +
+        `${report.described} ${would('described')}; ${report.rendered} ${would('given')} AVIF and WebP renditions; ` +
+        `${report.failed} failed; ${report.waiting} still waiting for the service to make their renditions`,
     );
     process.exitCode = report.failed > 0 ? 1 : 0;
   } finally {

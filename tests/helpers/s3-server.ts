@@ -15,6 +15,10 @@ export interface S3Server {
   env: Record<string, string>;
   /** Every key in the bucket, sorted. */
   keys: () => Promise<string[]>;
+  /** An outage: the server stops answering (its port closed), its objects kept for resume(). */
+  pause: () => Promise<void>;
+  /** The outage ends: the server answers again on the same address, with the same objects. */
+  resume: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -24,7 +28,9 @@ export interface S3Server {
  */
 export async function startS3Server(bucket = 'studio-photos'): Promise<S3Server> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const serve = (on: number) =>
+    new S3rver({ address: '127.0.0.1', port: on, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  let server: S3rver | null = serve(0);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {
@@ -55,8 +61,17 @@ export async function startS3Server(bucket = 'studio-photos'): Promise<S3Server>
         marker = listed[listed.length - 1];
       }
     },
+    pause: async () => {
+      await server?.close();
+      server = null;
+    },
+    resume: async () => {
+      server = serve(port);
+      await server.run();
+    },
     stop: async () => {
-      await server.close();
+      await server?.close();
+      server = null;
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -61,6 +61,8 @@ export const TABLES = {
   revisions: 'artikel_revisions',
   /** The content type plugin::artikel.trashed-article: deleted articles, restorable until purged. */
   trash: 'artikel_trash',
+  /** The photos waiting for their AVIF and WebP renditions, with their retries (see repositories/photo-jobs.ts). */
+  photoJobs: 'artikel_photo_jobs',
 } as const;
 
 export const DRAFT_SLUG_UNIQUE_INDEX = 'articles_draft_slug_uq';

@@ -33,6 +33,11 @@ export interface ArtikelConfig {
   mcpGenericTools: boolean;
   /** The largest image the Media Library takes, in megapixels (ARTIKEL_MAX_MEGAPIXELS, default 100). */
   maxMegapixels: number;
+  /**
+   * Seconds before a photo's renditions are tried again after the storage failed them
+   * (ARTIKEL_PHOTO_RETRY_SECONDS, default 30), doubled at each failure up to an hour.
+   */
+  photoRetrySeconds: number;
   /** A search's time budget in ms, past which it is stopped with a 503 (ARTIKEL_SEARCH_BUDGET_MS, default 3,000). */
   searchBudgetMs: number;
   /** Bytes the read cache may hold (ARTIKEL_READ_CACHE_MB, in mebibytes); 0 turns it off. */
@@ -157,6 +162,7 @@ export default {
       searchQueue: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_QUEUE, 8),
       searchBudgetMs: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_BUDGET_MS, 3000),
       maxMegapixels: wholeNumberFromEnv(process.env.ARTIKEL_MAX_MEGAPIXELS, 100),
+      photoRetrySeconds: wholeNumberFromEnv(process.env.ARTIKEL_PHOTO_RETRY_SECONDS, 30),
       mcpGenericTools: process.env.ARTIKEL_MCP_GENERIC_TOOLS === 'true',
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
@@ -225,6 +231,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.maxMegapixels) || config.maxMegapixels < 1 || config.maxMegapixels > 1000) {
       throw new Error('artikel: ARTIKEL_MAX_MEGAPIXELS must be a whole number from 1 to 1000');
+    }
+    if (!Number.isSafeInteger(config.photoRetrySeconds) || config.photoRetrySeconds < 1 || config.photoRetrySeconds > 3600) {
+      throw new Error('artikel: ARTIKEL_PHOTO_RETRY_SECONDS must be a whole number of seconds from 1 to 3600');
     }
     if (!Number.isSafeInteger(config.searchBudgetMs) || config.searchBudgetMs < 1 || config.searchBudgetMs > 600_000) {
       throw new Error('artikel: ARTIKEL_SEARCH_BUDGET_MS must be a whole number of milliseconds from 1 to 600000');

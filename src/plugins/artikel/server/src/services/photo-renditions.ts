@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { RENDITION_FORMATS, RENDITION_MIMES, isRenditionKey, renditionKey, renditionSizes } from '../domain/photo-renditions';
 import { decodedAt, encodeRendition, shownSizeOf } from '../infrastructure/image-analysis';
+import { getConfig } from '../infrastructure/get-service';
 import { findPhotoFile, saveFormats, type PhotoFile } from '../repositories/photo-files';
+import { photoJobs, type PhotoJob } from '../repositories/photo-jobs';
 import { fileOnDisk, storeThroughProvider, storedBytes } from '../infrastructure/stored-uploads';
 
 /** Strapi's own breakpoints when the upload plugin's configuration sets none. */
@@ -15,16 +17,39 @@ const RENDERABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif
 
 export type RenditionOutcome = 'made' | 'present' | 'skipped' | 'gone';
 
+/** What a run of the renditions would do to a file: make them, find them there, or leave it (not a photo, or gone). */
+export type RenditionPlan = 'make' | Exclude<RenditionOutcome, 'made'>;
+
+/** The storage failed some of a photo's renditions: the job is tried again later (see retryDelayMs). */
+class StorageFailed extends Error {
+  override readonly name = 'StorageFailed';
+}
+
+/** How long an instance keeps a photo it works on before another may take it (it died meanwhile). */
+const CLAIM_MS = 15 * 60_000;
+/** The longest wait between two tries of a photo the storage keeps failing. */
+const LONGEST_RETRY_MS = 60 * 60_000;
+/** How often each instance looks for photos that came due (retries, another instance's leftovers). */
+const LONGEST_POLL_MS = 5_000;
+
+/** The wait before the next try of a photo the storage failed `attempts` times before: doubled each time, at most an hour. */
+export function retryDelayMs(firstRetryMs: number, attempts: number): number {
+  return Math.min(LONGEST_RETRY_MS, firstRetryMs * 2 ** Math.min(attempts, 20));
+}
+
 /**
  * AVIF and WebP copies of each uploaded photo at Strapi's breakpoints, made after the upload has
- * answered (one photo at a time per instance: encoding AVIF takes a core for a second or more) and
- * stored through the upload provider beside Strapi's own sizes. A format that fails to encode is
- * left out and logged; the upload itself is never touched.
+ * answered and stored through the upload provider beside Strapi's own sizes. Each photo waits as a
+ * row of repositories/photo-jobs.ts, so an outage of the storage or a restart loses nothing: one
+ * photo at a time per instance (encoding AVIF takes a core for a second or more), a photo the
+ * storage failed tried again with a doubling wait, and each photo claimed by one instance. A format
+ * that fails to encode is left out and logged (trying again would fail again); the upload itself is
+ * never touched.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const waiting: number[] = [];
-  const queued = new Set<number>();
+  const jobs = photoJobs(strapi);
   let running: Promise<void> | null = null;
+  let poller: NodeJS.Timeout | null = null;
   let stopped = false;
 
   async function uploadRendition(
@@ -63,27 +88,43 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { decoded: await decodedAt(source, Math.max(...sizes.map(([, pixels]) => pixels))), sizes };
   }
 
-  /** Makes the renditions of one file now (the queue and the one-off photo command call it). */
-  async function render(id: number, options: { again?: boolean } = {}): Promise<RenditionOutcome> {
-    const file = await findPhotoFile(strapi, id);
+  const breakpointsOf = () => strapi.config.get('plugin::upload.breakpoints', DEFAULT_BREAKPOINTS) as Record<string, number>;
+
+  /** What render() would do to a file, without decoding it (a file sharp cannot read is found out by render). */
+  function planFor(file: PhotoFile | null, options: { again?: boolean } = {}): RenditionPlan {
     if (file === null) return 'gone';
     if (file.mime === null || !RENDERABLE.has(file.mime)) return 'skipped';
-    const breakpoints = strapi.config.get('plugin::upload.breakpoints', DEFAULT_BREAKPOINTS) as Record<string, number>;
     // Done when every rendition its size calls for is stored (a service stopped halfway leaves some out).
     const expected =
       file.width && file.height
         ? RENDITION_FORMATS.filter((format) => file.mime !== RENDITION_MIMES[format]).flatMap((format) =>
-            renditionSizes(breakpoints, Math.max(file.width as number, file.height as number)).map(([size]) => renditionKey(format, size)),
+            renditionSizes(breakpointsOf(), Math.max(file.width as number, file.height as number)).map(([size]) =>
+              renditionKey(format, size),
+            ),
           )
         : [];
     const existing = Object.keys(file.formats).filter(isRenditionKey);
-    if (!options.again && existing.length > 0 && expected.every((key) => key in file.formats)) return 'present';
+    return !options.again && existing.length > 0 && expected.every((key) => key in file.formats) ? 'present' : 'make';
+  }
 
-    const stored = await decodedStored(file, breakpoints);
+  /**
+   * Makes the renditions of one file now (the jobs and the one-off photo command call it). Throws
+   * StorageFailed when the storage failed to give the original or to take a rendition, after
+   * keeping the renditions it did store.
+   */
+  async function render(id: number, options: { again?: boolean } = {}): Promise<RenditionOutcome> {
+    const file = await findPhotoFile(strapi, id);
+    const plan = planFor(file, options);
+    if (plan !== 'make' || file === null) return plan === 'make' ? 'gone' : plan;
+
+    const stored = await decodedStored(file, breakpointsOf()).catch((error: unknown) => {
+      throw new StorageFailed(`the original could not be read from the storage: ${(error as Error).message}`);
+    });
     if (stored === null) return 'skipped';
     const { decoded, sizes } = stored;
     const folder = await mkdtemp(join(tmpdir(), 'artikel-renditions-'));
     const made: Record<string, Record<string, unknown>> = {};
+    let storageFailure: string | null = null;
     // A photo deleted or replaced while its renditions are made stops being worked on.
     const stillCurrent = async () => (await findPhotoFile(strapi, id))?.hash === file.hash;
     try {
@@ -93,14 +134,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (stopped) break work;
           if (!(await stillCurrent())) break work;
           const key = renditionKey(format, size);
+          const path = join(folder, `${key}.${format}`);
+          let encoded: Awaited<ReturnType<typeof encodeRendition>>;
           try {
-            const path = join(folder, `${key}.${format}`);
-            const encoded = await encodeRendition(decoded, format, pixels, path);
-            made[key] = await uploadRendition(file, key, RENDITION_MIMES[format], path, encoded);
+            encoded = await encodeRendition(decoded, format, pixels, path);
           } catch (error) {
             strapi.log.warn(
               `artikel: no ${key} rendition of file ${file.id} (${(error as Error).message}); the photo is served without it`,
             );
+            continue;
+          }
+          try {
+            made[key] = await uploadRendition(file, key, RENDITION_MIMES[format], path, encoded);
+          } catch (error) {
+            storageFailure ??= `the storage did not take the ${key} rendition: ${(error as Error).message}`;
           }
         }
       }
@@ -122,41 +169,85 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         strapi.log.warn(`artikel: a rendition left over from file ${id} could not be deleted (${(error as Error).message})`);
       }
     }
+    if (storageFailure !== null && current !== null && current.hash === file.hash) throw new StorageFailed(storageFailure);
     return saved ? 'made' : 'gone';
   }
 
+  /** One photo's job: done and gone, or (the storage failed it) due again after a doubling wait. */
+  async function work(job: PhotoJob): Promise<void> {
+    try {
+      await render(job.fileId);
+      await jobs.finish(job.fileId);
+    } catch (error) {
+      const waitMs = retryDelayMs(getConfig(strapi, 'photoRetrySeconds') * 1000, job.attempts);
+      await jobs.retryAt(job, Date.now() + waitMs, (error as Error).message);
+      strapi.log.warn(
+        `artikel: the renditions of file ${job.fileId} failed (${(error as Error).message}); ` +
+          `tried again in ${Math.round(waitMs / 1000)} s (failure ${job.attempts + 1})`,
+      );
+    }
+  }
+
+  /** Works through the photos that are due, one at a time, until none is (a run already going carries on). */
   function drain(): void {
-    if (running !== null) return;
+    if (running !== null || stopped) return;
     running = (async () => {
-      while (waiting.length > 0 && !stopped) {
-        const id = waiting.shift() as number;
-        queued.delete(id);
-        try {
-          await render(id);
-        } catch (error) {
-          strapi.log.warn(
-            `artikel: the renditions of file ${id} failed (${(error as Error).message}); run npm run photos:process to try again`,
-          );
-        }
+      while (!stopped) {
+        const now = Date.now();
+        const job = await jobs.claimDue(now, now + CLAIM_MS);
+        if (job === null) return;
+        await work(job);
       }
-    })().finally(() => {
-      running = null;
-    });
+    })()
+      .catch((error: unknown) => {
+        strapi.log.warn(`artikel: the photo renditions paused (${(error as Error).message})`);
+      })
+      .finally(() => {
+        running = null;
+      });
   }
 
   return {
     render,
-    /** Queues a file for its renditions (a new upload, a replaced file); files already waiting wait once. */
-    enqueue(id: number): void {
-      if (stopped || queued.has(id)) return;
-      queued.add(id);
-      waiting.push(id);
+    /** What render() would do to the file (the photo command's dry run reports it). */
+    async plan(id: number, options: { again?: boolean } = {}): Promise<RenditionPlan> {
+      return planFor(await findPhotoFile(strapi, id), options);
+    },
+    /** How many photos wait for their renditions, and how many of them the storage failed. */
+    waiting: () => jobs.counts(),
+    /** A photo made the one-off way (npm run photos:process) waits no longer. */
+    done: (id: number) => jobs.finish(id),
+    /** A file waits for its renditions (a new upload, a replaced file): stored, then worked on at once by this instance. */
+    async enqueue(id: number): Promise<void> {
+      await jobs.add(id, Date.now());
       drain();
+    },
+    /**
+     * Once the service listens (a script or CLI command never works on photos): says how many
+     * photos wait, works through them, and looks again for due ones every few seconds.
+     */
+    start(): void {
+      const begin = async () => {
+        if (stopped) return;
+        const { waiting, failing } = await jobs.counts();
+        if (waiting > 0) {
+          const failed = failing > 0 ? ` (${failing} of them after a storage failure)` : '';
+          strapi.log.info(`artikel: ${waiting} photos wait for their AVIF and WebP renditions${failed}; they are made in the background`);
+        }
+        poller = setInterval(drain, Math.min(LONGEST_POLL_MS, getConfig(strapi, 'photoRetrySeconds') * 1000));
+        poller.unref();
+        drain();
+      };
+      const start = () =>
+        void begin().catch((error: unknown) => strapi.log.warn(`artikel: photo renditions not started (${(error as Error).message})`));
+      const server = strapi.server.httpServer;
+      if (server.listening) start();
+      else server.once('listening', start);
     },
     async stop(): Promise<void> {
       stopped = true;
-      waiting.length = 0;
-      queued.clear();
+      if (poller !== null) clearInterval(poller);
+      poller = null;
       await running;
     },
   };

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { ensureCountTable } from '../repositories/article-counts';
 import { ensureIdempotencyTable } from '../repositories/idempotency-keys';
 import { ensureOldSlugTable } from '../repositories/old-slugs';
+import { ensurePhotoJobTable } from '../repositories/photo-jobs';
 import { ensureRateLimitTable } from '../repositories/rate-limits';
 import { searchIndex } from '../repositories/search';
 import { ensureTagTable } from '../repositories/tags';
@@ -48,6 +49,7 @@ const pluginTables = ({ strapi }: { strapi: Core.Strapi }) => ({
     await ensureRateLimitTable(strapi);
     await ensureIdempotencyTable(strapi);
     await ensureOldSlugTable(strapi);
+    await ensurePhotoJobTable(strapi);
 
     // Every article has exactly one draft row, so a unique slug among draft rows is a unique slug
     // per article; Strapi's schema format cannot express a partial or an expression index.

@@ -17,9 +17,11 @@ export interface StoredPhotosReport {
   cleaned: number;
   /** Photos given their placeholder, colour and camera data. */
   described: number;
-  /** Photos given their AVIF and WebP renditions. */
+  /** Photos given their AVIF and WebP renditions (on a dry run: that would be). */
   rendered: number;
   failed: number;
+  /** Photos waiting for the service to make their renditions (after a storage failure, or not yet started). */
+  waiting: number;
 }
 
 export interface StoredPhotosOptions {
@@ -61,10 +63,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await withTemporaryFile(bytes, `${stored.hash}${stored.ext ?? ''}`, async (path) => {
         const tags = (await readTags(path)) as Record<string, unknown>;
         const original = index === 0;
-        if (original && describe && !options.dryRun) {
-          const look = await lookOf(path).catch(() => ({ placeholder: null, color: null }));
-          await savePhotoFacts(strapi, file.id, { ...look, exif: photoExifOf(tags) });
+        if (original && describe) {
           report.described += 1;
+          if (!options.dryRun) {
+            const look = await lookOf(path).catch(() => ({ placeholder: null, color: null }));
+            await savePhotoFacts(strapi, file.id, { ...look, exif: photoExifOf(tags) });
+          }
         }
         if (!Object.keys(tags).some((tag) => PRIVATE_TAG.test(tag))) return;
         report.cleaned += 1;
@@ -77,17 +81,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         );
       });
     }
-    if (options.dryRun) return;
-    const outcome = await getService(strapi, 'photo-renditions').render(file.id, { again: options.again });
+    const renditions = getService(strapi, 'photo-renditions');
+    if (options.dryRun) {
+      if ((await renditions.plan(file.id, { again: options.again })) === 'make') report.rendered += 1;
+      return;
+    }
+    const outcome = await renditions.render(file.id, { again: options.again });
+    await renditions.done(file.id);
     if (outcome === 'made') report.rendered += 1;
   }
 
   return {
     async processAll(options: StoredPhotosOptions = {}): Promise<StoredPhotosReport> {
-      const report: StoredPhotosReport = { files: 0, cleaned: 0, described: 0, rendered: 0, failed: 0 };
+      const report: StoredPhotosReport = { files: 0, cleaned: 0, described: 0, rendered: 0, failed: 0, waiting: 0 };
       for (let after = 0; ;) {
         const page = await photoFilesAfter(strapi, after, PAGE);
-        if (page.length === 0) return report;
+        if (page.length === 0) {
+          report.waiting = (await getService(strapi, 'photo-renditions').waiting()).waiting;
+          return report;
+        }
         for (const file of page) {
           after = file.id;
           report.files += 1;

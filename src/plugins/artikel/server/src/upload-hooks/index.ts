@@ -28,12 +28,22 @@ export function registerUploadHooks(strapi: Core.Strapi): void {
   services.extend('plugin::upload.provider', nameStorageFailures(strapi) as (service: unknown) => unknown);
 }
 
-/** Queues the renditions of each new or replaced photo (bootstrap: the event hub runs by then). */
+/**
+ * Each new or replaced photo waits for its renditions, and the photos left waiting (by an outage
+ * of the storage, a restart) are worked on (bootstrap: the event hub runs by then).
+ */
 export function renderUploadedPhotos(strapi: Core.Strapi): void {
+  const renditions = getService(strapi, 'photo-renditions');
   const queue = async (...events: unknown[]) => {
     const id = Number((events[0] as { media?: { id?: unknown } } | undefined)?.media?.id);
-    if (Number.isInteger(id) && id > 0) getService(strapi, 'photo-renditions').enqueue(id);
+    if (!Number.isInteger(id) || id <= 0) return;
+    await renditions.enqueue(id).catch((error: unknown) => {
+      strapi.log.warn(
+        `artikel: file ${id} could not wait for its renditions (${(error as Error).message}); npm run photos:process makes them`,
+      );
+    });
   };
   strapi.eventHub.on('media.create', queue);
   strapi.eventHub.on('media.update', queue);
+  renditions.start();
 }

@@ -95,10 +95,8 @@ export interface SearchIndex {
 /** What each database does its own way; isComplete and lastArticleId are the same SQL on both. */
 export type DialectSearch = Omit<SearchIndex, 'isComplete' | 'lastArticleId'>;
 
-export const searchIndex = oncePerStrapi(
-  (strapi: Core.Strapi): SearchIndex => ({
-    isComplete: () => coversThePublishedRows(readDatabase(strapi)),
-    lastArticleId: () => lastArticleId(database(strapi)),
-    ...(isSqlite(strapi) ? sqliteSearch(strapi) : postgresSearch(strapi)),
-  }),
-);
+export const searchIndex = oncePerStrapi((strapi: Core.Strapi): SearchIndex => ({
+  isComplete: () => coversThePublishedRows(readDatabase(strapi)),
+  lastArticleId: () => lastArticleId(database(strapi)),
+  ...(isSqlite(strapi) ? sqliteSearch(strapi) : postgresSearch(strapi)),
+}));
