@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -74,5 +76,54 @@ export async function startS3Server(bucket = 'studio-photos'): Promise<S3Server>
       server = null;
       fs.rmSync(directory, { recursive: true, force: true });
     },
+  };
+}
+
+export interface FaultyFront {
+  /** The variables that send a service's uploads through the front. */
+  env: Record<string, string>;
+  /** From now on, each PUT of an object whose key matches is answered 503 (null: none is). */
+  refuse: (keys: RegExp | null) => void;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A front to an S3 server that passes every request through, except the PUTs of the object keys it
+ * is told to refuse, which it answers with S3's own 503 (SlowDown): a storage failing half-way
+ * through an upload, at a chosen object.
+ */
+export async function startFaultyFront(server: S3Server): Promise<FaultyFront> {
+  let refused: RegExp | null = null;
+  const target = new URL(server.endpoint);
+  const front = http.createServer((request, response) => {
+    const key = decodeURIComponent((request.url ?? '').split('?')[0]);
+    if (request.method === 'PUT' && refused !== null && refused.test(key)) {
+      request.resume();
+      response.writeHead(503, { 'Content-Type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Refused by the test</Message></Error>');
+      return;
+    }
+    const forwarded = http.request(
+      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forwarded.on('error', () => response.destroy());
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const { port } = front.address() as AddressInfo;
+  return {
+    env: { ...server.env, S3_ENDPOINT: `http://127.0.0.1:${port}` },
+    refuse: (keys) => {
+      refused = keys;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        front.closeAllConnections();
+        front.close(() => resolve());
+      }),
   };
 }

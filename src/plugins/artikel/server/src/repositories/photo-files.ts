@@ -1,5 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { PHOTO_FILE_FIELDS, UPLOAD_FILE_UID } from '../constants';
+import { PHOTO_FILE_FIELDS, TABLES, UPLOAD_FILE_UID } from '../constants';
+import { isSqlite } from '../infrastructure/database-dialect';
+import { firstRow } from '../infrastructure/row-limits';
+import { escapeLike } from './like-patterns';
 
 /** A Media Library file as the photo work reads it. */
 export interface PhotoFile {
@@ -102,4 +105,21 @@ export async function existingFileIds(strapi: Core.Strapi, ids: readonly number[
     id: number;
   }>;
   return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Whether a Media Library file holds the stored object of this hash, as its original or as one of
+ * its formats (whose hash is the original's with the format's name before it): a failed upload's
+ * objects that no file holds are deleted from the store.
+ */
+export async function holdsStoredObject(strapi: Core.Strapi, hash: string): Promise<boolean> {
+  const knex = strapi.db.connection;
+  const formatsText = isSqlite(strapi) ? 'formats' : 'CAST(formats AS TEXT)';
+  const row = (await firstRow(
+    knex(TABLES.files)
+      .select('id')
+      .where('hash', hash)
+      .orWhereRaw(`${formatsText} LIKE ? ESCAPE '\\'`, [`%"${escapeLike(hash)}"%`]),
+  )) as { id?: unknown } | undefined;
+  return row !== undefined;
 }
