@@ -20,6 +20,7 @@ export function jpegPhoto(width: number, height: number, hue: number): Promise<B
 /** A Media Library file as the admin's `/upload` routes answer it. */
 export interface UploadedFile {
   id: number;
+  hash: string;
   url: string;
   mime: string;
   provider: string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isContractError } from '../helpers/robustness';
-import { startFaultyFront, startS3Server, type FaultyFront, type S3Server } from '../helpers/s3-server';
+import { startS3Server, type S3Server } from '../helpers/s3-server';
 import { jpegPhoto, registerAdmin, uploadPhoto } from '../helpers/service-photos';
 import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 
@@ -13,7 +13,6 @@ import { removeServiceDatabase, startServiceProcess, type ServiceProcess } from 
 let folder: string;
 let databaseFile: string;
 let store: S3Server;
-let front: FaultyFront;
 let service: ServiceProcess;
 let jwt: string;
 
@@ -21,14 +20,12 @@ beforeAll(async () => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-failed-upload-'));
   databaseFile = path.join(folder, 'data.db');
   store = await startS3Server();
-  front = await startFaultyFront(store);
-  service = await startServiceProcess(databaseFile, { ...front.env, PUBLIC_DIR: path.join(folder, 'public') });
+  service = await startServiceProcess(databaseFile, { ...store.env, PUBLIC_DIR: path.join(folder, 'public') });
   jwt = await registerAdmin(service.baseUrl);
 }, 180_000);
 
 afterAll(async () => {
   await service?.stop();
-  await front?.stop();
   await store?.stop();
   await removeServiceDatabase(databaseFile);
   fs.rmSync(folder, { recursive: true, force: true });
@@ -36,7 +33,7 @@ afterAll(async () => {
 
 it('deletes the objects an upload stored before the bucket refused one of its sizes, and answers 503', async () => {
   const before = await store.keys();
-  front.refuse(/\/large_/);
+  store.refuse(/\/large_/);
   const form = new FormData();
   form.append('files', new Blob([new Uint8Array(await jpegPhoto(2400, 1600, 90))], { type: 'image/jpeg' }), 'pier-at-noon.jpg');
   const response = await fetch(`${service.baseUrl}/upload`, { method: 'POST', headers: { Authorization: `Bearer ${jwt}` }, body: form });
@@ -49,7 +46,7 @@ it('deletes the objects an upload stored before the bucket refused one of its si
   expect(((await files.json()) as { results: unknown[] }).results).toEqual([]);
 
   // With the bucket well again, the same photo is stored whole, and stays.
-  front.refuse(null);
+  store.refuse(null);
   const uploaded = await uploadPhoto(service.baseUrl, jwt, 'pier-at-noon.jpg', await jpegPhoto(2400, 1600, 90));
   const keys = await store.keys();
   for (const key of ['thumbnail', 'small', 'medium', 'large'])
