@@ -3,7 +3,7 @@
 
 // What a photo costs the service and a visitor (issue 32).
 //
-//   node bench/photo-upload.js [--uploads 5] [--gallery 20] [--gallery-width 3000] [--skip-build]
+//   node bench/photo-upload.js [--uploads 5] [--at-once 6] [--gallery 20] [--gallery-width 3000] [--skip-build]
 //
 // Our app (`strapi start`, production, `npm start`'s heap cap) on a new, empty SQLite file, with
 // the first administrator registered through the admin's route:
@@ -15,6 +15,9 @@
 //    background after the answer; the file record is polled every 100 ms). The next upload starts
 //    once they are there. The process's RSS is sampled every 50 ms from /proc; its peak (VmHWM)
 //    is read at the end.
+// 1b. At once: --at-once uploads of the same photo sent together (an editor dropping a card's
+//    photos into the Media Library), their renditions awaited; the highest RSS sampled meanwhile,
+//    and the RSS a minute after the last rendition (issue 54: at most 600 MB, then under 450 MB).
 // 2. Gallery: --gallery distinct photo-like JPEGs (--gallery-width × 2/3, another seed each) are
 //    uploaded and their renditions awaited; then, for each, the 1000-px copies a browser would load
 //    at 1000 px are fetched as a browser fetches them: Strapi's `large` JPEG, the `avif_large` and
@@ -113,7 +116,7 @@ async function fetchedBytes(baseUrl, url) {
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { uploads: 5, gallery: 20, galleryWidth: 3000, skipBuild: false });
+  const options = parseArgs(process.argv.slice(2), { uploads: 5, atOnce: 6, gallery: 20, galleryWidth: 3000, skipBuild: false });
   const createdAt = new Date().toISOString();
   // What else loads this shared machine shows in the load average: recorded before and after.
   const loadBefore = os.loadavg().map((value) => round(value, 2));
@@ -191,6 +194,26 @@ async function main() {
       `[photo-upload] ${options.uploads} uploads of 24 MP: p50 ${upload.uploadP50Ms} ms the request, renditions ${upload.renditionsAfterAnswerP50Ms} ms after it, peak RSS ${upload.peakRssMb} MB (${upload.rssAfterStartMb} MB after start)`,
     );
 
+    // 1b. The same photo --at-once times together.
+    const atOnceSampler = rssSampler(pid);
+    started = performance.now();
+    const together = await Promise.all(Array.from({ length: options.atOnce }, (_, n) => library.upload(`at-once-${n + 1}.jpg`, big)));
+    const togetherAnsweredMs = performance.now() - started;
+    uploaded.push(...together.map(({ file: record }) => record.id));
+    for (const { file: record } of together) await untilRenditions(library, record.id);
+    const atOnce = {
+      uploads: options.atOnce,
+      lastAnsweredMs: round(togetherAnsweredMs, 0),
+      allRenditionsMs: round(performance.now() - started, 0),
+      peakRssMb: atOnceSampler.stop(),
+      rssAMinuteAfterMb: 0,
+    };
+    await sleep(60_000);
+    atOnce.rssAMinuteAfterMb = memoryOf(pid).rssMb;
+    say(
+      `[photo-upload] ${options.atOnce} uploads of 24 MP at once: all answered in ${atOnce.lastAnsweredMs} ms, every rendition stored after ${atOnce.allRenditionsMs} ms; RSS at most ${atOnce.peakRssMb} MB, ${atOnce.rssAMinuteAfterMb} MB a minute later`,
+    );
+
     // 2. The gallery of distinct photos at 1000 px.
     const galleryHeight = Math.round((options.galleryWidth * 2) / 3);
     const photos = [];
@@ -247,6 +270,7 @@ async function main() {
       heapCap: serviceNodeOptions(),
       loadAverage: { before: loadBefore, after: os.loadavg().map((value) => round(value, 2)) },
       upload,
+      atOnce,
       peakRssMbOverRun: memoryOf(pid).peakRssMb,
       gallery,
     };

@@ -112,6 +112,22 @@ describe('responsive photos', () => {
     expect(listed.cover).toEqual(article.cover);
   });
 
+  it('takes six photos dropped together, one after the other, each with every size and its renditions', async () => {
+    const together = await Promise.all([10, 60, 110, 160, 210, 260].map((hue, n) => upload(`card-${n + 1}.jpg`, 1600, 1200, hue)));
+    for (const file of together) expect(Object.keys(file.formats).sort()).toEqual(['large', 'medium', 'small', 'thumbnail']);
+    const category = await createCategory(app.strapi, 'Cards', 'cards');
+    await app.strapi.documents(ARTICLE_UID).create({
+      data: { title: 'A whole card', slug: 'a-whole-card', content: 'Six photos.', category, gallery: together.map((file) => file.id) },
+      status: 'published',
+    });
+    const article = await onceRendered(
+      async () => (await app.api().get('/api/artikel/a-whole-card').expect(200)).body.data as { cover: null; gallery: Photo[] },
+    );
+    expect(article.gallery).toHaveLength(6);
+    for (const photo of article.gallery)
+      expect(photo.sources.map((source) => source.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
+  }, 300_000);
+
   it('leaves cover null for an article whose cover is only a linked URL', async () => {
     const category = await createCategory(app.strapi, 'Links', 'links');
     await app.strapi.documents(ARTICLE_UID).create({

@@ -38,6 +38,8 @@ export interface ArtikelConfig {
    * (ARTIKEL_PHOTO_RETRY_SECONDS, default 30), doubled at each failure up to an hour.
    */
   photoRetrySeconds: number;
+  /** Photos decoded at once per instance, uploads and renditions together (ARTIKEL_PHOTO_CONCURRENCY, default 1). */
+  photoConcurrency: number;
   /** A search's time budget in ms, past which it is stopped with a 503 (ARTIKEL_SEARCH_BUDGET_MS, default 3,000). */
   searchBudgetMs: number;
   /** Bytes the read cache may hold (ARTIKEL_READ_CACHE_MB, in mebibytes); 0 turns it off. */
@@ -163,6 +165,7 @@ export default {
       searchBudgetMs: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_BUDGET_MS, 3000),
       maxMegapixels: wholeNumberFromEnv(process.env.ARTIKEL_MAX_MEGAPIXELS, 100),
       photoRetrySeconds: wholeNumberFromEnv(process.env.ARTIKEL_PHOTO_RETRY_SECONDS, 30),
+      photoConcurrency: wholeNumberFromEnv(process.env.ARTIKEL_PHOTO_CONCURRENCY, 1),
       mcpGenericTools: process.env.ARTIKEL_MCP_GENERIC_TOOLS === 'true',
       readCacheBytes: wholeNumberFromEnv(process.env.ARTIKEL_READ_CACHE_MB, DEFAULT_READ_CACHE_MB) * MEBIBYTE,
       viewWriteMs: wholeNumberFromEnv(process.env.ARTIKEL_VIEW_WRITE_MS, DEFAULT_VIEW_WRITE_MS),
@@ -231,6 +234,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.maxMegapixels) || config.maxMegapixels < 1 || config.maxMegapixels > 1000) {
       throw new Error('artikel: ARTIKEL_MAX_MEGAPIXELS must be a whole number from 1 to 1000');
+    }
+    if (!Number.isSafeInteger(config.photoConcurrency) || config.photoConcurrency < 1 || config.photoConcurrency > 16) {
+      throw new Error('artikel: ARTIKEL_PHOTO_CONCURRENCY must be a whole number of photos from 1 to 16');
     }
     if (!Number.isSafeInteger(config.photoRetrySeconds) || config.photoRetrySeconds < 1 || config.photoRetrySeconds > 3600) {
       throw new Error('artikel: ARTIKEL_PHOTO_RETRY_SECONDS must be a whole number of seconds from 1 to 3600');

@@ -5,6 +5,7 @@ import type { Core } from '@strapi/strapi';
 import { RENDITION_FORMATS, RENDITION_MIMES, isRenditionKey, renditionKey, renditionSizes } from '../domain/photo-renditions';
 import { decodedAt, encodeRendition, shownSizeOf } from '../infrastructure/image-analysis';
 import { getConfig } from '../infrastructure/get-service';
+import { inPhotoTurn } from '../infrastructure/photo-turns';
 import { findPhotoFile, saveFormats, type PhotoFile } from '../repositories/photo-files';
 import { photoJobs, type PhotoJob } from '../repositories/photo-jobs';
 import { fileOnDisk, storeThroughProvider, storedBytes } from '../infrastructure/stored-uploads';
@@ -176,7 +177,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** One photo's job: done and gone, or (the storage failed it) due again after a doubling wait. */
   async function work(job: PhotoJob): Promise<void> {
     try {
-      await render(job.fileId);
+      // In a turn at decoding photos, beside the uploads (see infrastructure/photo-turns.ts).
+      const slots = getConfig(strapi, 'photoConcurrency');
+      await (inPhotoTurn(slots, 'renditions', () => render(job.fileId)) ?? render(job.fileId));
       await jobs.finish(job.fileId);
     } catch (error) {
       const waitMs = retryDelayMs(getConfig(strapi, 'photoRetrySeconds') * 1000, job.attempts);

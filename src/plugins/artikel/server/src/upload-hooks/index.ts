@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { getService } from '../infrastructure/get-service';
 import { cleanUpFailedUploads, recordStoredObjects } from './clean-up-failed-uploads';
 import { convertPhonePhotos } from './convert-phone-photos';
+import { onePhotoAtATime } from './one-photo-at-a-time';
 import { keepPrivateMetadataOut } from './keep-private-metadata-out';
 import { recordPhotoFacts } from './record-photo-facts';
 import { refuseOversizedImages } from './refuse-oversized-images';
@@ -14,7 +15,7 @@ import os from 'node:os';
  * a JPEG (convert-phone-photos), one larger than the pixel
  * limit is refused before anything decodes it (refuse-oversized-images), its camera data, placeholder
  * and colour are read (record-photo-facts), every stored file loses its private metadata
- * (keep-private-metadata-out), an upload that fails half-way leaves no object in the store
+ * (keep-private-metadata-out), uploads take turns at decoding photos (one-photo-at-a-time), an upload that fails half-way leaves no object in the store
  * (clean-up-failed-uploads), and once the upload has answered its AVIF and WebP renditions are
  * made (the photo-renditions service). Each hook extends one of the upload plugin's own services
  * through Strapi's service registry, so every way into the Media Library passes it: the admin's
@@ -30,6 +31,7 @@ export function registerUploadHooks(strapi: Core.Strapi): void {
   services.extend('plugin::upload.provider', nameStorageFailures(strapi) as (service: unknown) => unknown);
   services.extend('plugin::upload.provider', recordStoredObjects as (service: unknown) => unknown);
   services.extend('plugin::upload.upload', cleanUpFailedUploads(strapi) as (service: unknown) => unknown);
+  services.extend('plugin::upload.upload', onePhotoAtATime(strapi) as (service: unknown) => unknown);
 }
 
 /**
