@@ -3,27 +3,52 @@
 // Cleans and describes photos already in the Media Library (uploaded before the upload hooks
 // existed, or brought in by strapi import/transfer): every stored file of every image loses its GPS
 // position, serial numbers and owner names; each photo gets its placeholder, colour and camera data
-// and its AVIF and WebP renditions. Safe to run again: done work is skipped.
-// Usage: npm run photos:process -- [--dry-run] [--again]
-const { loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
+// and its AVIF and WebP renditions; and the stored objects no file holds (an upload killed
+// half-way), last changed more than --orphan-minutes ago (60), are deleted. Safe to run again:
+// done work is skipped.
+// Usage: npm run photos:process -- [--dry-run] [--again] [--orphan-minutes N]
+const path = require('node:path');
+const { compiledApp, loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
+const { sweepOrphans } = require('./lib/orphan-objects');
 
-const OPTIONS = ['--dry-run', '--again'];
+const FLAGS = ['--dry-run', '--again'];
+const ORPHAN_MINUTES = '--orphan-minutes';
+
+/** The options given, or an error naming the one not understood. */
+function options(argv) {
+  const chosen = { dryRun: false, again: false, orphanMinutes: 60 };
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index];
+    if (argument === '--dry-run') chosen.dryRun = true;
+    else if (argument === '--again') chosen.again = true;
+    else if (argument === ORPHAN_MINUTES && /^\d{1,6}$/.test(argv[index + 1] ?? '')) {
+      chosen.orphanMinutes = Number(argv[index + 1]);
+      index += 1;
+    } else
+      throw new Error(
+        `unknown option ${argv.slice(index).join(' ')}; the options are ${FLAGS.join(', ')}, ${ORPHAN_MINUTES} N (whole minutes, at most 999999)`,
+      );
+  }
+  return chosen;
+}
 
 async function main() {
-  const unknown = process.argv.slice(2).filter((argument) => !OPTIONS.includes(argument));
-  if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(' ')}; the options are ${OPTIONS.join(', ')}`);
-  const dryRun = process.argv.includes('--dry-run');
-  const again = process.argv.includes('--again');
+  const { dryRun, again, orphanMinutes } = options(process.argv.slice(2));
   const progress = progressPrinter();
-  const strapi = await loadStrapi(progress);
+  const distDir = await compiledApp(progress);
+  const { objectStorageFromEnv, s3ClientOptions } = require(path.join(distDir, 'src', 'object-storage.js'));
+  const storage = { settings: objectStorageFromEnv((name, fallback = '') => process.env[name] ?? fallback), s3ClientOptions };
+  const strapi = await loadStrapi(progress, distDir);
   try {
     progress(dryRun ? 'looking at every image (dry run: nothing is written)' : 'processing every image');
     const report = await strapi.plugin('artikel').service('stored-photos').processAll({ dryRun, again, progress });
+    const orphans = await sweepOrphans(strapi, { storage, minutes: orphanMinutes, dryRun, progress });
     const would = (verb) => (dryRun ? `would be ${verb}` : verb);
     progress(
       `done: ${report.files} images; ${report.cleaned} stored files ${would('cleaned')} of private metadata; ` +
         `${report.described} ${would('described')}; ${report.rendered} ${would('given')} AVIF and WebP renditions; ` +
-        `${report.failed} failed; ${report.waiting} still waiting for the service to make their renditions`,
+        `${report.failed} failed; ${report.waiting} still waiting for the service to make their renditions; ` +
+        `${orphans} stored objects no file holds ${would('deleted')}`,
     );
     process.exitCode = report.failed > 0 ? 1 : 0;
   } finally {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ARTICLE_UID, createCategory } from '../helpers/fixtures';
@@ -50,9 +51,19 @@ async function oldUpload(name: string): Promise<number> {
   return file.id as number;
 }
 
-async function photosCommand(...options: string[]): Promise<string> {
-  const env = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', ...(await serviceDatabaseEnv(app.databaseFile)) };
-  const { stderr } = await run('node', [path.join(APP_DIR, 'scripts', 'process-photos.js'), ...options], { cwd: APP_DIR, env });
+/** Sweeps no object of the app's public folder (none is older than 999,999 minutes). */
+const KEEP_OTHER_FILES = ['--orphan-minutes', '999999'];
+
+async function photosCommand(...options: Array<string | Record<string, string>>): Promise<string> {
+  const extra = options.filter((option): option is Record<string, string> => typeof option === 'object');
+  const env = {
+    ...process.env,
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    ...(await serviceDatabaseEnv(app.databaseFile)),
+    ...Object.assign({}, ...extra),
+  };
+  const argv = options.filter((option): option is string => typeof option === 'string');
+  const { stderr } = await run('node', [path.join(APP_DIR, 'scripts', 'process-photos.js'), ...argv], { cwd: APP_DIR, env });
   return stderr;
 }
 
@@ -64,14 +75,16 @@ describe('npm run photos:process', () => {
     const urlOf = async (id: number) => ((await files.findOne({ where: { id } })) as { url: string }).url;
     expect(privateTagsIn(await tagsOfServedFile(app, await urlOf(first)))).not.toEqual([]);
 
-    const dryRun = await photosCommand('--dry-run');
+    const dryRun = await photosCommand('--dry-run', ...KEEP_OTHER_FILES);
     expect(dryRun).toMatch(/would clean \/uploads\/archive-one/);
     expect(dryRun).toMatch(
-      /done: 2 images; 2 stored files would be cleaned of private metadata; 2 would be described; 2 would be given AVIF and WebP renditions; 0 failed; 0 still waiting/,
+      /done: 2 images; 2 stored files would be cleaned of private metadata; 2 would be described; 2 would be given AVIF and WebP renditions; 0 failed; 0 still waiting for the service to make their renditions; 0 stored objects no file holds would be deleted/,
     );
     expect(privateTagsIn(await tagsOfServedFile(app, await urlOf(first)))).not.toEqual([]);
 
-    const output = await photosCommand();
+    // The app's own public folder may hold a developer's uploads: the sweep is kept off it here
+    // (older than 694 days), and tested on a folder of its own below.
+    const output = await photosCommand(...KEEP_OTHER_FILES);
     expect(output).toMatch(
       /done: \d+ images; 2 stored files cleaned of private metadata; 2 described; 2 given AVIF and WebP renditions; 0 failed; 0 still waiting/,
     );
@@ -90,7 +103,7 @@ describe('npm run photos:process', () => {
     expect(article.cover.sources.map((source) => source.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
     expect(article.gallery[0].sources.map((source) => source.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
 
-    const again = await photosCommand();
+    const again = await photosCommand(...KEEP_OTHER_FILES);
     expect(again).toMatch(
       /done: \d+ images; 0 stored files cleaned of private metadata; 0 described; 0 given AVIF and WebP renditions; 0 failed/,
     );
@@ -98,7 +111,38 @@ describe('npm run photos:process', () => {
 
   it('refuses an option it does not know, and says which options there are', async () => {
     await expect(photosCommand('--everything')).rejects.toMatchObject({
-      stderr: expect.stringMatching(/unknown option --everything; the options are --dry-run, --again/),
+      stderr: expect.stringMatching(/unknown option --everything; the options are --dry-run, --again, --orphan-minutes N/),
+    });
+    await expect(photosCommand('--orphan-minutes', 'soon')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/unknown option --orphan-minutes soon; .*--orphan-minutes N \(whole minutes, at most 999999\)/),
     });
   }, 60_000);
+
+  it('deletes the stored objects no file holds once they are older than --orphan-minutes, and names them on a dry run', async () => {
+    // On a public folder of the test's own (PUBLIC_DIR), a copy of the app's: the sweep never
+    // reaches the uploads of a developer's own studio in the app's folder.
+    const kept = await oldUpload('kept-photo');
+    const publicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-orphans-'));
+    const uploads = path.join(publicDir, 'uploads');
+    fs.cpSync(UPLOADS, uploads, { recursive: true });
+    const orphan = path.join(uploads, `thumbnail_left_behind_${Date.now().toString(36)}.jpg`);
+    fs.writeFileSync(orphan, await photoFile('jpeg', 200, 150));
+    const keptUrl = ((await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: kept } })) as { url: string }).url;
+    const sweep = (...options: string[]) => photosCommand({ PUBLIC_DIR: publicDir }, ...options);
+    try {
+      // Just written: younger than the default hour, so an upload under way is never touched.
+      expect(await sweep('--dry-run')).not.toContain(path.basename(orphan));
+      const dryRun = await sweep('--dry-run', '--orphan-minutes', '0');
+      expect(dryRun).toContain(`would delete /uploads/${path.basename(orphan)}, which no file holds`);
+      expect(dryRun).not.toContain(`would delete ${keptUrl}`);
+      expect(fs.existsSync(orphan)).toBe(true);
+
+      const output = await sweep('--orphan-minutes', '0');
+      expect(output).toMatch(/[1-9]\d* stored objects no file holds deleted/);
+      expect(fs.existsSync(orphan)).toBe(false);
+      expect(fs.existsSync(path.join(publicDir, keptUrl))).toBe(true);
+    } finally {
+      fs.rmSync(publicDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
