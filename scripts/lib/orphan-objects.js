@@ -54,12 +54,12 @@ async function bucketObjects(settings, s3ClientOptions) {
   return objects;
 }
 
-/** Every file of the local uploads folder, as an object of the local provider. */
+/** Every file of the local uploads folder, as an object of the local provider (Strapi names none with a dot first: .gitkeep stays). */
 function localObjects(uploadsDir) {
   if (!fs.existsSync(uploadsDir)) return [];
   return fs
     .readdirSync(uploadsDir, { withFileTypes: true })
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
     .map((entry) => ({
       key: `/uploads/${entry.name}`,
       name: entry.name,

@@ -126,6 +126,7 @@ describe('npm run photos:process', () => {
     const uploads = path.join(publicDir, 'uploads');
     fs.cpSync(UPLOADS, uploads, { recursive: true });
     const orphan = path.join(uploads, `thumbnail_left_behind_${Date.now().toString(36)}.jpg`);
+    fs.writeFileSync(path.join(uploads, '.gitkeep'), '');
     fs.writeFileSync(orphan, await photoFile('jpeg', 200, 150));
     const keptUrl = ((await app.strapi.db.query('plugin::upload.file').findOne({ where: { id: kept } })) as { url: string }).url;
     const sweep = (...options: string[]) => photosCommand({ PUBLIC_DIR: publicDir }, ...options);
@@ -140,6 +141,7 @@ describe('npm run photos:process', () => {
       const output = await sweep('--orphan-minutes', '0');
       expect(output).toMatch(/[1-9]\d* stored objects no file holds deleted/);
       expect(fs.existsSync(orphan)).toBe(false);
+      expect(fs.existsSync(path.join(uploads, '.gitkeep'))).toBe(true);
       expect(fs.existsSync(path.join(publicDir, keptUrl))).toBe(true);
     } finally {
       fs.rmSync(publicDir, { recursive: true, force: true });
