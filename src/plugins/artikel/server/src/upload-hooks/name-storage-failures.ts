@@ -24,18 +24,34 @@ function whatFailed(error: unknown): string {
   return `${status}${label}`.slice(0, 120);
 }
 
+/** The failure told to an editor, in the admin language they chose (Indonesian or English). */
+const STORAGE_FAILED = {
+  en: (bucket: string, endpoint: string, failed: string) =>
+    `The photo could not be stored: the bucket "${bucket}" at ${endpoint} answered ${failed}. Check that the object storage is running and reachable from the service, and its S3_* settings; nothing of this upload was kept, upload it again once the storage answers`,
+  id: (bucket: string, endpoint: string, failed: string) =>
+    `Foto tidak dapat disimpan: bucket "${bucket}" di ${endpoint} menjawab ${failed}. Pastikan penyimpanan objek berjalan dan dapat dijangkau dari layanan, dan periksa pengaturan S3_*; tidak ada bagian unggahan ini yang disimpan, unggah lagi setelah penyimpanan menjawab`,
+};
+
+/** The admin language of the editor whose request this is; English for a token or a script. */
+function editorLanguage(strapi: Core.Strapi): keyof typeof STORAGE_FAILED {
+  const request = strapi.requestContext.get() as { state?: { user?: { preferedLanguage?: unknown } } } | undefined;
+  return request?.state?.user?.preferedLanguage === 'id' ? 'id' : 'en';
+}
+
 /**
  * An upload the object storage refuses or does not answer is a 503 that names the bucket, its
  * address and what failed, with what to check (never a credential), instead of a bare 500: the
- * editor knows it is the storage, and the operator where to look. The log says the same.
+ * editor knows it is the storage (in their admin language), and the operator where to look (the
+ * log says the same, in English).
  */
 export function nameStorageFailures(strapi: Core.Strapi) {
   return (provider: ProviderService): ProviderService => {
     const named = (error: unknown): Error => {
       const bucket = bucketOf(strapi);
       if (bucket === null) return error as Error;
-      const message = `The photo could not be stored: the bucket "${bucket.bucket}" at ${bucket.endpoint} answered ${whatFailed(error)}. Check that the object storage is running and reachable from the service, and its S3_* settings; nothing of this upload was kept, upload it again once the storage answers`;
-      strapi.log.error(`artikel: ${message}`);
+      const failed = whatFailed(error);
+      strapi.log.error(`artikel: ${STORAGE_FAILED.en(bucket.bucket, bucket.endpoint, failed)}`);
+      const message = STORAGE_FAILED[editorLanguage(strapi)](bucket.bucket, bucket.endpoint, failed);
       return createError(503, message, { details: { bucket: bucket.bucket } });
     };
     const extended: ProviderService = {
