@@ -69,10 +69,29 @@ export function sanitizeStoredContent(content: string): string {
   return neutralizeMarkdownLinks(containsHtml(content) ? sanitizeArticleHtml(content) : content);
 }
 
+/**
+ * The last few short contents rendered, newest last. A write renders its content twice (its summary
+ * is made from the rendered text, and its answer carries `content_html`), and so does a read of an
+ * article just written: the second render of the same text is looked up. Short texts only (they
+ * are rendered on the caller's thread; see INLINE_BELOW in infrastructure/text-work.ts), so that
+ * this holds at most RENDERS_KEPT × 2 × RENDER_KEPT_BELOW characters. The result is the same
+ * either way: the render is a function of the text alone.
+ */
+const recentRenders = new Map<string, string>();
+const RENDERS_KEPT = 16;
+const RENDER_KEPT_BELOW = 4_000;
+
 /** Safe HTML to render: an HTML document is sanitized as is; Markdown and plain text are rendered first. */
 export function renderContentHtml(content: string): string {
+  const kept = content.length < RENDER_KEPT_BELOW ? recentRenders.get(content) : undefined;
+  if (kept !== undefined) return kept;
   const html = STARTS_WITH_HTML_TAG.test(content) ? content : markdown.render(content);
-  return sanitizeArticleHtml(html).trim();
+  const rendered = sanitizeArticleHtml(html).trim();
+  if (content.length < RENDER_KEPT_BELOW && rendered.length < 2 * RENDER_KEPT_BELOW) {
+    recentRenders.set(content, rendered);
+    if (recentRenders.size > RENDERS_KEPT) recentRenders.delete(recentRenders.keys().next().value as string);
+  }
+  return rendered;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
