@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import createError from 'http-errors';
+import { editorLanguage } from '../infrastructure/editor-language';
 import type { ProviderService } from '../infrastructure/upload-files';
 
 interface S3ProviderOptions {
@@ -32,11 +33,6 @@ const STORAGE_FAILED = {
     `Foto tidak dapat disimpan: bucket "${bucket}" di ${endpoint} menjawab ${failed}. Pastikan penyimpanan objek berjalan dan dapat dijangkau dari layanan, dan periksa pengaturan S3_*; tidak ada bagian unggahan ini yang disimpan, unggah lagi setelah penyimpanan menjawab`,
 };
 
-/** The admin language of the editor whose request this is; English for a token or a script. */
-function editorLanguage(strapi: Core.Strapi): keyof typeof STORAGE_FAILED {
-  const request = strapi.requestContext.get() as { state?: { user?: { preferedLanguage?: unknown } } } | undefined;
-  return request?.state?.user?.preferedLanguage === 'id' ? 'id' : 'en';
-}
 
 /**
  * An upload the object storage refuses or does not answer is a 503 that names the bucket, its
@@ -51,7 +47,7 @@ export function nameStorageFailures(strapi: Core.Strapi) {
       if (bucket === null) return error as Error;
       const failed = whatFailed(error);
       strapi.log.error(`artikel: ${STORAGE_FAILED.en(bucket.bucket, bucket.endpoint, failed)}`);
-      const message = STORAGE_FAILED[editorLanguage(strapi)](bucket.bucket, bucket.endpoint, failed);
+      const message = STORAGE_FAILED[editorLanguage(strapi) === 'id' ? 'id' : 'en'](bucket.bucket, bucket.endpoint, failed);
       return createError(503, message, { details: { bucket: bucket.bucket } });
     };
     const extended: ProviderService = {
