@@ -1,5 +1,6 @@
 import { createArticle } from '../helpers/fixtures';
 import { type Editor, registerEditor } from '../helpers/admin';
+import { adminAs } from '../helpers/factories';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
 // Issue 33: the admin home page's "most read" widget reads GET /artikel/most-read (an admin route of
@@ -34,6 +35,33 @@ describe('GET /artikel/most-read', () => {
     // The public list sorted by views agrees.
     const listed = await app.api().get('/api/artikel?sort=views').expect(200);
     expect(listed.body.data.map((article: { slug: string }) => article.slug)).toEqual(['read-most', 'older', 'newer']);
+  });
+
+  it('shows an Author only the most read articles they may open, an Editor every one', async () => {
+    const author = await adminAs(app, editor, 'author');
+    const other = await adminAs(app, editor, 'editor');
+    // An article of the Author's own, written in the admin (so they are its creator), read once.
+    const category = (await author.get('/content-manager/collection-types/api::category.category').expect(200)).body.results as Array<{
+      documentId: string;
+    }>;
+    const draft = (
+      await author
+        .post('/content-manager/collection-types/api::article.article', {
+          title: 'The author’s own',
+          content: 'Morning light.',
+          ...(category.length > 0 ? { category: { connect: [{ documentId: category[0].documentId }] } } : {}),
+        })
+        .expect(201)
+    ).body.data as { documentId: string; slug: string };
+    await editor.post(`/content-manager/collection-types/api::article.article/${draft.documentId}/actions/publish`, {}).expect(200);
+    await app.api().get(`/api/artikel/${draft.slug}`).expect(200);
+
+    const authorsWidget = (await author.get('/artikel/most-read').expect(200)).body.data as Array<{ document_id: string }>;
+    expect(authorsWidget.map((article) => article.document_id)).toEqual([draft.documentId]);
+    const editorsWidget = (await other.get('/artikel/most-read').expect(200)).body.data as Array<{ document_id: string }>;
+    expect(editorsWidget.map((article) => article.document_id)).toEqual(
+      expect.arrayContaining([draft.documentId, ids['read-most'], ids.older]),
+    );
   });
 
   it('is refused without an admin session', async () => {

@@ -3,10 +3,14 @@ import { errors } from '@strapi/utils';
 import { getService } from '../infrastructure/get-service';
 import type { FullArticle } from '../presenters/article-records';
 import { articleTag } from '../presenters/representation-tag';
-import { ownedArticle } from '../repositories/article-owners';
+import { ownedArticle, ownedArticles } from '../repositories/article-owners';
 import { quotedText } from '../utils/quoted-text';
 import type { Actor } from './actor';
-import { assertPermits, type OwnedArticle } from './authorization';
+import { assertPermits, permits, type OwnedArticle } from './authorization';
+
+/** The most read articles the admin's widget shows, and how many of the most read it looks through for them. */
+const MOST_READ_SHOWN = 10;
+const MOST_READ_LOOKED_AT = 100;
 
 /**
  * Reads of what the public does not see (an article whatever its status, its revisions), for those
@@ -35,6 +39,26 @@ export function draftReads(strapi: Core.Strapi) {
       if (article === null) throw new errors.NotFoundError(`No article has the slug ${quotedText(slug)}`);
       const version = await reads().version(article.id);
       return { article, etag: version === null ? null : articleTag(version, JSON.stringify({ data: article })) };
+    },
+
+    /**
+     * The most read published articles the actor may open in the admin (an Author, whose role
+     * reads only their own, sees theirs): the widget on the admin's home page links each to its
+     * edit view, which would refuse the others.
+     */
+    async mostRead(actor: Actor): Promise<Awaited<ReturnType<ReturnType<typeof reads>['mostRead']>>> {
+      assertPermits(strapi, actor, ['read']);
+      const candidates = await reads().mostRead(MOST_READ_LOOKED_AT);
+      const owners = await ownedArticles(
+        strapi,
+        candidates.map((article) => article.document_id),
+      );
+      return candidates
+        .filter((article) => {
+          const owned = owners.get(article.document_id);
+          return owned !== undefined && permits(strapi, actor, 'read', owned);
+        })
+        .slice(0, MOST_READ_SHOWN);
     },
 
     /** The document id of the article at this slug, once the actor may read it (its revisions, by slug). */

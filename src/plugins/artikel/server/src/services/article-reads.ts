@@ -425,9 +425,9 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
      * time, ties newest first), for the admin home page's widget: each with its document id, for
      * the link to its edit view.
      */
-    async mostRead(): Promise<Array<{ document_id: string; title: string; slug: string; views: number }>> {
+    async mostRead(limit = MOST_READ_COUNT): Promise<Array<{ document_id: string; title: string; slug: string; views: number }>> {
       const page = await rankedPage(
-        { words: [], kategori: null, tag: null, limit: MOST_READ_COUNT, page: 1, cursor: null, sort: 'views', sortNamed: true },
+        { words: [], kategori: null, tag: null, limit, page: 1, cursor: null, sort: 'views', sortNamed: true },
         'views',
       );
       return (await withCurrentViews(page.data)).map((article) => ({

@@ -33,7 +33,6 @@ const STORAGE_FAILED = {
     `Foto tidak dapat disimpan: bucket "${bucket}" di ${endpoint} menjawab ${failed}. Pastikan penyimpanan objek berjalan dan dapat dijangkau dari layanan, dan periksa pengaturan S3_*; tidak ada bagian unggahan ini yang disimpan, unggah lagi setelah penyimpanan menjawab`,
 };
 
-
 /**
  * An upload the object storage refuses or does not answer is a 503 that names the bucket, its
  * address and what failed, with what to check (never a credential), instead of a bare 500: the
