@@ -467,6 +467,25 @@ describe("an editor's day in the admin of a production build", () => {
     },
   );
 
+  step('an Indonesian editor types a publish time with a colon or with a dot, and the time field takes both', 60_000, async () => {
+    await page.goto(`${baseUrl()}/admin/content-manager/collection-types/api::article.article/create`);
+    // The design system's time input (the date input's pattern ends in a year): its pattern carries
+    // the language's separator, a dot in Indonesian.
+    const time = page.locator('input[inputmode="numeric"][pattern*="d{2}"]:not([pattern*="d{4}"])').first();
+    await time.waitFor();
+    expect(await time.getAttribute('pattern')).toBe('\\d{2}\\.\\d{2}');
+    await time.click();
+    await page.keyboard.type('13:50');
+    expect(await time.inputValue()).toBe('13.50');
+    await page.keyboard.press('Tab');
+    expect(await time.inputValue()).toBe('13.50');
+    await time.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('09.05');
+    await page.keyboard.press('Tab');
+    expect(await time.inputValue()).toBe('09.05');
+  });
+
   step('an editor who switches back to English sees the field labels in English again', 60_000, async () => {
     await chooseInterfaceLanguage('English', 'en');
     await onEditView(ARTICLE.title);

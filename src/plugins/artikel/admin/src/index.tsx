@@ -7,6 +7,7 @@ import { sayingWhereDeletedArticlesGo, type DocumentAction } from './components/
 import { ViewsPanel } from './components/ViewsPanel';
 import { contentManagerMessages, translateEditViewLayout } from './utils/field-texts';
 import { timesToTheMinute } from './utils/minute-times';
+import { acceptEitherTimeSeparator } from './utils/time-separators';
 import { getTranslation, prefixTranslations } from './utils/get-translation';
 
 export default {
@@ -52,8 +53,10 @@ export default {
     contentManager.apis.addEditViewSidePanel([SchedulePanel, ViewsPanel, RevisionsPanel]);
     // Field labels and help texts in the editor's language (see utils/field-texts.ts).
     app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', translateEditViewLayout);
-    // A publish time to the minute, not the quarter hour (see utils/minute-times.ts).
+    // A publish time to the minute, not the quarter hour (see utils/minute-times.ts), typed with
+    // either separator (see utils/time-separators.ts).
     app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', timesToTheMinute);
+    acceptEitherTimeSeparator(document);
   },
   async registerTrads({ locales }: { locales: string[] }) {
     return Promise.all(
