@@ -744,6 +744,15 @@ describe("an editor's day in the admin of a production build", () => {
     expect(await page.getByRole('row').filter({ hasText: MOVED_SLUG }).innerText()).not.toMatch(/day, /);
 
     expect(sentPublishAt.slice(0, 16)).toBe(due.toISOString().slice(0, 16));
+    // Back on its edit view, left open: it says Published once the article went live, without a reload.
+    await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).click();
+    await page.getByRole('heading', { name: SCHEDULED.title, level: 1 }).waitFor();
+    const header = page.locator('main');
+    await header.getByText('Draft', { exact: true }).first().waitFor();
+    await header
+      .getByText('Published', { exact: true })
+      .first()
+      .waitFor({ timeout: Math.max(0, new Date(sentPublishAt).getTime() - Date.now()) + 45_000 });
     const live = await eventually(
       () => api(`/api/artikel/${slug}`),
       (answer) => answer.status === 200,
@@ -757,6 +766,7 @@ describe("an editor's day in the admin of a production build", () => {
       published_at: sentPublishAt,
     });
     // The list, loaded again, no longer shows a schedule for it: publishing ended it.
+    await page.getByRole('link', { name: 'Article', exact: true }).click();
     await page.reload();
     await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).waitFor();
     expect(await page.getByRole('row').filter({ hasText: SCHEDULED.title }).innerText()).not.toMatch(/day, /);

@@ -1,10 +1,46 @@
+import * as React from 'react';
 import { useIntl } from 'react-intl';
+import { useDispatch } from 'react-redux';
 import { Button, Flex, Typography } from '@strapi/design-system';
-import { useForm } from '@strapi/strapi/admin';
+import { adminApi, useForm } from '@strapi/strapi/admin';
 import { getTranslation } from '../utils/get-translation';
 
 const ARTICLE_UID = 'api::article.article';
 const FIELD = 'publish_at';
+
+// When the edit view reads the article again after its saved schedule's time: the scheduler looks
+// every second, so 3 s after it is live; once more at 15 s for a scheduler that was busy.
+const READ_AGAIN_AFTER_MS = [3_000, 15_000];
+// setTimeout's longest wait (about 24.8 days); a schedule further away is followed on focus.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * An open edit view follows its article going live: once the saved schedule's time has passed, and
+ * whenever the editor comes back to the tab, the Content Manager reads the article again (its
+ * cached read is invalidated), so the header says Published without a reload. Not while the form
+ * holds unsaved changes, which a fresh read would replace: those wait for the next Save.
+ */
+function useFollowSchedule(model: string, documentId: string, saved: string | null): void {
+  const dispatch = useDispatch();
+  const modified = useForm('SchedulePanel', (state) => state.modified) as boolean;
+  const unsaved = React.useRef(modified);
+  unsaved.current = modified;
+  React.useEffect(() => {
+    const due = saved === null ? NaN : Date.parse(saved);
+    if (Number.isNaN(due)) return undefined;
+    const readAgain = () => {
+      if (!unsaved.current) dispatch(adminApi.util.invalidateTags([{ type: 'Document', id: `${model}_${documentId}` }] as never));
+    };
+    const timers = READ_AGAIN_AFTER_MS.map((after) =>
+      setTimeout(readAgain, Math.min(LONGEST_TIMER_MS, Math.max(0, due - Date.now() + after))),
+    );
+    window.addEventListener('focus', readAgain);
+    return () => {
+      timers.forEach(clearTimeout);
+      window.removeEventListener('focus', readAgain);
+    };
+  }, [dispatch, model, documentId, saved]);
+}
 
 interface PanelProps {
   model: string;
@@ -18,8 +54,9 @@ interface PanelProps {
  * schedule, as the field's help says). It shows the form's value, so a time just typed shows too,
  * marked as not yet saved.
  */
-const Schedule = ({ saved }: { saved: string | null }) => {
+const Schedule = ({ model, documentId, saved }: { model: string; documentId: string; saved: string | null }) => {
   const intl = useIntl();
+  useFollowSchedule(model, documentId, saved);
   const value = useForm('SchedulePanel', (state) => (state.values as Record<string, unknown>)[FIELD]) as string | null | undefined;
   const onChange = useForm('SchedulePanel', (state) => state.onChange);
   const when = value ?? null;
@@ -62,6 +99,6 @@ export const SchedulePanel = ({ model, documentId, document }: PanelProps) => {
   if (model !== ARTICLE_UID || !documentId) return null;
   return {
     title: formatMessage({ id: getTranslation('schedule.title'), defaultMessage: 'Schedule' }),
-    content: <Schedule saved={document?.publish_at ?? null} />,
+    content: <Schedule model={model} documentId={documentId} saved={document?.publish_at ?? null} />,
   };
 };
