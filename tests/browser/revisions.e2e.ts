@@ -155,6 +155,8 @@ describe('the Revisions panel of a production build', () => {
     expect(added.join(' ')).toMatch(/five/);
     expect(added.join(' ')).toMatch(/young/);
     expect(added.join(' ')).toMatch(/at dawn/);
+    // A word replaced by another reads as two words, not one ("sixfive").
+    expect(await dialog.innerText()).toMatch(/six five/);
     // The newest version is the article as it stands: nothing to restore.
     await dialog.getByText('This is the current version', { exact: true }).waitFor();
   });

@@ -1,3 +1,4 @@
+import * as React from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { Box, Button, Dialog, Flex, Modal, TextButton, Typography } from '@strapi/design-system';
@@ -157,16 +158,19 @@ const WordDiff = ({ change }: { change: TextChange }) => {
             part.kind === 'same' ? (
               <span key={index}>{part.text}</span>
             ) : (
-              <Box
-                key={index}
-                tag={part.kind === 'removed' ? 'del' : 'ins'}
-                data-diff={part.kind}
-                background={part.kind === 'removed' ? 'danger100' : 'success100'}
-                color={part.kind === 'removed' ? 'danger700' : 'success700'}
-                style={{ textDecoration: part.kind === 'removed' ? 'line-through' : 'none' }}
-              >
-                {part.text}
-              </Box>
+              <React.Fragment key={index}>
+                {/* A word replaced by another: a space between them, or they read as one ("TengahSaat"). */}
+                {part.kind === 'added' && change.parts[index - 1]?.kind === 'removed' ? ' ' : null}
+                <Box
+                  tag={part.kind === 'removed' ? 'del' : 'ins'}
+                  data-diff={part.kind}
+                  background={part.kind === 'removed' ? 'danger100' : 'success100'}
+                  color={part.kind === 'removed' ? 'danger700' : 'success700'}
+                  style={{ textDecoration: part.kind === 'removed' ? 'line-through' : 'none' }}
+                >
+                  {part.text}
+                </Box>
+              </React.Fragment>
             ),
           )}
         </Typography>
