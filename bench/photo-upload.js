@@ -138,7 +138,8 @@ async function main() {
   let library = null;
   try {
     const editor = await registerEditor(baseUrl);
-    library = mediaLibrary(baseUrl, editor.jwt);
+    const media = mediaLibrary(baseUrl, editor.jwt);
+    library = media;
     const afterStart = memoryOf(pid);
     say(`[photo-upload] server up: RSS ${afterStart.rssMb} MB (peak so far ${afterStart.peakRssMb} MB), heap cap: ${serviceNodeOptions()}`);
 
@@ -197,7 +198,7 @@ async function main() {
     // 1b. The same photo --at-once times together.
     const atOnceSampler = rssSampler(pid);
     started = performance.now();
-    const together = await Promise.all(Array.from({ length: options.atOnce }, (_, n) => library.upload(`at-once-${n + 1}.jpg`, big)));
+    const together = await Promise.all(Array.from({ length: options.atOnce }, (_, n) => media.upload(`at-once-${n + 1}.jpg`, big)));
     const togetherAnsweredMs = performance.now() - started;
     uploaded.push(...together.map(({ file: record }) => record.id));
     for (const { file: record } of together) await untilRenditions(library, record.id);
