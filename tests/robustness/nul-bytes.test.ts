@@ -15,15 +15,15 @@ afterAll(async () => {
   await app.stop();
 });
 
-function expectRefused(response: { status: number; body: unknown }, field: string) {
+function expectRefused(
+  response: { status: number; body: unknown },
+  field: string,
+  message = `${field} must not contain the NUL character (U+0000)`,
+) {
   expect(response.status).toBe(400);
   expect(isContractError(response)).toBe(true);
   const errors = (response.body as { error: { details: { errors: Array<{ path: string[]; message: string }> } } }).error.details.errors;
-  expect(errors).toContainEqual({
-    path: [field],
-    message: `${field} must not contain the NUL character (U+0000)`,
-    name: 'ValidationError',
-  });
+  expect(errors).toContainEqual({ path: [field], message, name: 'ValidationError' });
 }
 
 describe('a NUL character, which PostgreSQL cannot store or compare', () => {
@@ -49,13 +49,14 @@ describe('a NUL character, which PostgreSQL cannot store or compare', () => {
     expect(await storedRowCounts(app.strapi)).toEqual(before);
   });
 
-  it('in an article or category saved in the admin is a 400 under the field, and stores nothing', async () => {
+  it('in an article or category saved in the admin is a 400 under the field, in the editor’s Indonesian, and stores nothing', async () => {
     const before = await storedRowCounts(app.strapi);
     expectRefused(
       await editor.post(ARTICLES_PATH, { title: 'Admin\u0000title', content: 'Body.', category: connect(app.categoryId) }),
       'title',
+      'Judul tidak boleh memuat karakter NUL (U+0000)',
     );
-    expectRefused(await editor.post(CATEGORIES_PATH, { name: 'Dark\u0000room' }), 'name');
+    expectRefused(await editor.post(CATEGORIES_PATH, { name: 'Dark\u0000room' }), 'name', 'Nama tidak boleh memuat karakter NUL (U+0000)');
     expect(await storedRowCounts(app.strapi)).toEqual(before);
   });
 });
