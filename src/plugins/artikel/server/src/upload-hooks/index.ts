@@ -12,12 +12,13 @@ import os from 'node:os';
 
 /**
  * What happens to a photo on its way into the Media Library, in order: a phone's HEIC photo becomes
- * a JPEG (convert-phone-photos), one larger than the pixel
- * limit is refused before anything decodes it (refuse-oversized-images), its camera data, placeholder
- * and colour are read (record-photo-facts), every stored file loses its private metadata
- * (keep-private-metadata-out), uploads take turns at decoding photos (one-photo-at-a-time), an upload that fails half-way leaves no object in the store
- * (clean-up-failed-uploads), and once the upload has answered its AVIF and WebP renditions are
- * made (the photo-renditions service). Each hook extends one of the upload plugin's own services
+ * a JPEG (convert-phone-photos), one larger than the pixel limit is refused before anything decodes
+ * it (refuse-oversized-images), its camera data, placeholder and colour are read
+ * (record-photo-facts), every stored file loses its private metadata (keep-private-metadata-out),
+ * uploads take turns at decoding photos (one-photo-at-a-time), a storage failure is named
+ * (name-storage-failures) and an upload that fails half-way leaves no object in the store
+ * (clean-up-failed-uploads); once the upload has answered, its AVIF and WebP renditions are made
+ * (the photo-renditions service). Each hook extends one of the upload plugin's own services
  * through Strapi's service registry, so every way into the Media Library passes it: the admin's
  * upload dialog, the REST upload route, a replaced file.
  */
