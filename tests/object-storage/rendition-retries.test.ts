@@ -96,3 +96,19 @@ it('makes the renditions by the running service alone when the bucket comes back
     'webp_small',
   ]);
 }, 300_000);
+
+it('finishes the renditions of a photo after a restart that stopped the service while it made them', async () => {
+  const uploaded = await uploadPhoto(service!.baseUrl, jwt, 'nets-drying.jpg', await jpegPhoto(2400, 1600, 120));
+  // Stopped at once: the photo's renditions are under way (or not yet begun).
+  await service!.stop();
+  service = await startServiceProcess(databaseFile, serviceEnv(), { logFile });
+  await eventually(async () => (await renditionKeysOf(service!.baseUrl, uploaded.id)).length >= 6, 120_000);
+  expect((await renditionKeysOf(service!.baseUrl, uploaded.id)).sort()).toEqual([
+    'avif_large',
+    'avif_medium',
+    'avif_small',
+    'webp_large',
+    'webp_medium',
+    'webp_small',
+  ]);
+}, 300_000);

@@ -85,6 +85,11 @@ export const photoJobs = (strapi: Core.Strapi) => {
         .update({ attempts: job.attempts + 1, due_at: dueAt, claimed_until: null, last_error: error.slice(0, ERROR_CHARACTERS) });
     },
 
+    /** This instance stops before the photo's work is done: the next instance to look takes it at once. */
+    async release(fileId: number): Promise<void> {
+      await knex()(TABLES.photoJobs).where('file_id', fileId).update({ claimed_until: null });
+    },
+
     /** The photo's work is over (made, already there, not a photo, or gone). */
     async finish(fileId: number): Promise<void> {
       await knex()(TABLES.photoJobs).where('file_id', fileId).delete();

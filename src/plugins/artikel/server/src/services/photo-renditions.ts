@@ -180,7 +180,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // In a turn at decoding photos, beside the uploads (see infrastructure/photo-turns.ts).
       const slots = getConfig(strapi, 'photoConcurrency');
       await (inPhotoTurn(slots, 'renditions', () => render(job.fileId)) ?? render(job.fileId));
-      await jobs.finish(job.fileId);
+      // Stopped half-way (the service is stopping): what was made is kept, the rest waits for the next start.
+      if (stopped) await jobs.release(job.fileId);
+      else await jobs.finish(job.fileId);
     } catch (error) {
       const waitMs = retryDelayMs(getConfig(strapi, 'photoRetrySeconds') * 1000, job.attempts);
       await jobs.retryAt(job, Date.now() + waitMs, (error as Error).message);
