@@ -335,7 +335,7 @@ describe('the trash in the admin of a production build', () => {
     expect(await page.getByRole('button', { name: 'Empty the trash' }).isDisabled()).toBe(true);
   });
 
-  step("an Author sees only the articles they deleted themselves in the trash, and emptying it leaves another's", async () => {
+  step("an Author who deletes their own draft in the edit view finds only it in the trash, and emptying it leaves another's", async () => {
     // The Author is invited by the editor and registers, as the invitation's form does.
     const roles = (await call('GET', '/admin/roles', { bearer: jwt })).body as { data: Array<{ id: number; code: string }> };
     const authorRole = roles.data.find((role) => role.code === 'strapi-author')?.id;
@@ -365,20 +365,31 @@ describe('the trash in the admin of a production build', () => {
     });
     expect(created.status).toBe(201);
     const ownId = (created.body as { data: { documentId: string } }).data.documentId;
-    expect((await call('DELETE', `/content-manager/collection-types/api::article.article/${ownId}`, { bearer: authorJwt })).status).toBe(
-      200,
-    );
     const theirs = 'Booking workflow test post';
     await postAndDelete(theirs);
 
     const context = await (browser as Browser).newContext({ viewport: { width: 1440, height: 1000 }, locale: 'en-US' });
     const authorPage = await context.newPage();
+    // Watched as the editor's page is: no 4xx but the admin's own probes, no page error.
+    const authorMonitor = new PageMonitor(baseUrl());
+    await authorMonitor.attach(context, authorPage);
     try {
       await authorPage.goto(`${baseUrl()}/admin/auth/login`);
       await authorPage.locator('input[name="email"]').fill(AUTHOR.email);
       await authorPage.locator('input[name="password"]').fill(AUTHOR.password);
       await authorPage.getByRole('button', { name: 'Login' }).click();
       await authorPage.waitForURL(/\/admin\/?$/);
+      // The Author deletes their own draft from its edit view: told where it goes, and no error after.
+      await authorPage.goto(`${baseUrl()}/admin/content-manager/collection-types/api::article.article/${ownId}`);
+      await authorPage.getByRole('heading', { name: own, level: 1 }).waitFor();
+      await authorPage.getByRole('button', { name: 'More actions' }).click();
+      await authorPage.getByRole('menuitem', { name: 'Delete entry' }).click();
+      const deleting = authorPage.getByRole('alertdialog');
+      await deleting.getByText('This article moves to the trash for 30 days', { exact: false }).waitFor();
+      await deleting.getByRole('button', { name: 'Confirm' }).click();
+      await authorPage.getByText('Deleted document', { exact: true }).first().waitFor();
+      expect(await authorPage.getByText(/Not Found|went wrong/).count()).toBe(0);
+      expect(authorMonitor.takeProblems()).toEqual([]);
       await authorPage.getByRole('link', { name: 'Trash', exact: true }).click();
       await authorPage.getByRole('heading', { name: 'Trash', level: 1 }).waitFor();
       await authorPage.getByRole('row').filter({ hasText: own }).waitFor();
