@@ -12,6 +12,8 @@ export interface PhotoFile {
   ext: string | null;
   mime: string | null;
   url: string;
+  /** Kilobytes, as Strapi stores them: with the hash, which "Replace media" keeps, what tells two versions of a file apart. */
+  size: number | null;
   width: number | null;
   height: number | null;
   formats: Record<string, Record<string, unknown>>;
@@ -45,6 +47,7 @@ function parsePhotoFile(row: Record<string, unknown>): PhotoFile {
     ext: textOrNull(row.ext),
     mime: textOrNull(row.mime),
     url: textOrNull(row.url) ?? '',
+    size: numberOrNull(row.size),
     width: numberOrNull(row.width),
     height: numberOrNull(row.height),
     formats: parseFormats(row.formats),
@@ -67,18 +70,25 @@ export async function photoFilesAfter(strapi: Core.Strapi, afterId: number, limi
   return rows.map(parsePhotoFile);
 }
 
+/** One version of a file: "Replace media" keeps its hash (its URL does not change), not its size. */
+export type PhotoVersion = Pick<PhotoFile, 'hash' | 'size'>;
+
+export const sameVersion = (a: PhotoVersion, b: PhotoVersion): boolean => a.hash === b.hash && a.size === b.size;
+
 /**
- * Writes a file's formats, only while it still holds the version (`hash`) they were made from; false
- * when the file was deleted or replaced meanwhile. Written through Strapi's query engine, whose
+ * Writes a file's formats, only while it still holds the version they were made from; false when
+ * the file was deleted or replaced meanwhile. Written through Strapi's query engine, whose
  * lifecycles let the cached reads that show the photo go.
  */
 export async function saveFormats(
   strapi: Core.Strapi,
   id: number,
-  hash: string,
+  version: PhotoVersion,
   formats: Record<string, Record<string, unknown>>,
 ): Promise<boolean> {
-  const updated = (await strapi.db.query(UPLOAD_FILE_UID).updateMany({ where: { id, hash }, data: { formats } })) as { count: number };
+  const updated = (await strapi.db
+    .query(UPLOAD_FILE_UID)
+    .updateMany({ where: { id, hash: version.hash, size: version.size }, data: { formats } })) as { count: number };
   return updated.count > 0;
 }
 

@@ -1,25 +1,23 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { firstRow } from '../infrastructure/row-limits';
+import type { Knex } from '../infrastructure/transactions';
 
-/** A photo waiting for its renditions: how often the storage failed it, and when it is tried next. */
+/**
+ * A photo this instance claimed for its renditions: how often the storage failed it, and until when
+ * the claim holds. The photo waiting again meanwhile (replaced: see add) clears the claim, so what
+ * this instance then says of its work (finish, retryAt, release) leaves the new wait alone.
+ */
 export interface PhotoJob {
   fileId: number;
   attempts: number;
-  dueAt: number;
+  claimedUntil: number;
 }
 
 interface PhotoJobRow {
   file_id: unknown;
   attempts: unknown;
-  due_at: unknown;
 }
-
-const parseJob = (row: PhotoJobRow): PhotoJob => ({
-  fileId: Number(row.file_id),
-  attempts: Number(row.attempts),
-  dueAt: Number(row.due_at),
-});
 
 /** The longest `last_error` kept: enough for a storage's message, never a whole response body. */
 const ERROR_CHARACTERS = 500;
@@ -45,9 +43,17 @@ export async function ensurePhotoJobTable(strapi: Core.Strapi): Promise<void> {
 
 export const photoJobs = (strapi: Core.Strapi) => {
   const knex = () => strapi.db.connection;
+  /** Rows no instance holds: never claimed, or claimed by one that let the claim run out. */
+  const unclaimed = (now: number) => (free: ReturnType<Knex>) => free.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+  /** The job's row while this instance's claim on it holds. */
+  const stillClaimed = (job: PhotoJob) => knex()(TABLES.photoJobs).where({ file_id: job.fileId, claimed_until: job.claimedUntil });
 
   return {
-    /** Waits a photo for its renditions now; a photo already waiting is due now again, its failures forgotten. */
+    /**
+     * Waits a photo for its renditions now. A photo already waiting is due now again, its failures
+     * forgotten and its claim cleared: an instance still working on its previous version (a
+     * replaced photo) then leaves this wait in place when it finishes.
+     */
     async add(fileId: number, now: number): Promise<void> {
       await knex()(TABLES.photoJobs)
         .insert({ file_id: fileId, attempts: 0, due_at: now, claimed_until: null, last_error: null })
@@ -62,36 +68,41 @@ export const photoJobs = (strapi: Core.Strapi) => {
     async claimDue(now: number, claimedUntil: number): Promise<PhotoJob | null> {
       for (let tries = 0; tries < 3; tries += 1) {
         const row = (await firstRow(
-          knex()(TABLES.photoJobs)
-            .select('file_id', 'attempts', 'due_at')
-            .where('due_at', '<=', now)
-            .where((free) => free.whereNull('claimed_until').orWhere('claimed_until', '<', now))
-            .orderBy('due_at', 'asc'),
+          knex()(TABLES.photoJobs).select('file_id', 'attempts').where('due_at', '<=', now).where(unclaimed(now)).orderBy('due_at', 'asc'),
         )) as PhotoJobRow | undefined;
         if (row === undefined) return null;
+        const fileId = Number(row.file_id);
         const claimed = await knex()(TABLES.photoJobs)
-          .where('file_id', Number(row.file_id))
-          .where((free) => free.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+          .where('file_id', fileId)
+          .where(unclaimed(now))
           .update({ claimed_until: claimedUntil });
-        if (Number(claimed) === 1) return parseJob(row);
+        if (Number(claimed) === 1) return { fileId, attempts: Number(row.attempts), claimedUntil };
       }
       return null;
     },
 
     /** The storage failed the photo: it is tried again at `dueAt`, by whichever instance comes first. */
     async retryAt(job: PhotoJob, dueAt: number, error: string): Promise<void> {
-      await knex()(TABLES.photoJobs)
-        .where('file_id', job.fileId)
-        .update({ attempts: job.attempts + 1, due_at: dueAt, claimed_until: null, last_error: error.slice(0, ERROR_CHARACTERS) });
+      await stillClaimed(job).update({
+        attempts: job.attempts + 1,
+        due_at: dueAt,
+        claimed_until: null,
+        last_error: error.slice(0, ERROR_CHARACTERS),
+      });
     },
 
     /** This instance stops before the photo's work is done: the next instance to look takes it at once. */
-    async release(fileId: number): Promise<void> {
-      await knex()(TABLES.photoJobs).where('file_id', fileId).update({ claimed_until: null });
+    async release(job: PhotoJob): Promise<void> {
+      await stillClaimed(job).update({ claimed_until: null });
     },
 
-    /** The photo's work is over (made, already there, not a photo, or gone). */
-    async finish(fileId: number): Promise<void> {
+    /** The work this instance claimed is over (made, already there, not a photo, or gone). */
+    async finish(job: PhotoJob): Promise<void> {
+      await stillClaimed(job).delete();
+    },
+
+    /** The photo waits no longer, whoever holds it (npm run photos:process made its renditions). */
+    async forget(fileId: number): Promise<void> {
       await knex()(TABLES.photoJobs).where('file_id', fileId).delete();
     },
 
@@ -104,12 +115,6 @@ export const photoJobs = (strapi: Core.Strapi) => {
         ),
       )) as { waiting?: unknown; failing?: unknown } | undefined;
       return { waiting: Number(row?.waiting ?? 0), failing: Number(row?.failing ?? 0) };
-    },
-
-    /** The soonest time a waiting photo is due; null when none waits. */
-    async nextDue(): Promise<number | null> {
-      const row = (await firstRow(knex()(TABLES.photoJobs).min({ due: 'due_at' }))) as { due?: unknown } | undefined;
-      return row?.due === null || row?.due === undefined ? null : Number(row.due);
     },
   };
 };

@@ -6,7 +6,7 @@ import { RENDITION_FORMATS, RENDITION_MIMES, isRenditionKey, renditionKey, rendi
 import { decodedAt, encodeRendition, shownSizeOf } from '../infrastructure/image-analysis';
 import { getConfig } from '../infrastructure/get-service';
 import { inPhotoTurn } from '../infrastructure/photo-turns';
-import { findPhotoFile, saveFormats, type PhotoFile } from '../repositories/photo-files';
+import { findPhotoFile, sameVersion, saveFormats, type PhotoFile } from '../repositories/photo-files';
 import { photoJobs, type PhotoJob } from '../repositories/photo-jobs';
 import { fileOnDisk, storeThroughProvider, storedBytes } from '../infrastructure/stored-uploads';
 
@@ -127,7 +127,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const made: Record<string, Record<string, unknown>> = {};
     let storageFailure: string | null = null;
     // A photo deleted or replaced while its renditions are made stops being worked on.
-    const stillCurrent = async () => (await findPhotoFile(strapi, id))?.hash === file.hash;
+    const stillCurrent = async () => {
+      const now = await findPhotoFile(strapi, id);
+      return now !== null && sameVersion(now, file);
+    };
     try {
       work: for (const format of RENDITION_FORMATS) {
         if (file.mime === RENDITION_MIMES[format]) continue;
@@ -158,7 +161,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     const current = await findPhotoFile(strapi, id);
     const kept = current === null ? {} : Object.fromEntries(Object.entries(current.formats).filter(([key]) => !isRenditionKey(key)));
-    const saved = current !== null && current.hash === file.hash && (await saveFormats(strapi, id, file.hash, { ...kept, ...made }));
+    const saved = current !== null && sameVersion(current, file) && (await saveFormats(strapi, id, file, { ...kept, ...made }));
     // Renditions of a version that is gone, or that this run replaced, are deleted from the store.
     const orphans = saved
       ? Object.entries(current.formats).filter(([key]) => isRenditionKey(key) && !(key in made) && current.formats[key].url !== undefined)
@@ -170,7 +173,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         strapi.log.warn(`artikel: a rendition left over from file ${id} could not be deleted (${(error as Error).message})`);
       }
     }
-    if (storageFailure !== null && current !== null && current.hash === file.hash) throw new StorageFailed(storageFailure);
+    if (storageFailure !== null && current !== null && sameVersion(current, file)) throw new StorageFailed(storageFailure);
     return saved ? 'made' : 'gone';
   }
 
@@ -181,8 +184,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const slots = getConfig(strapi, 'photoConcurrency');
       await (inPhotoTurn(slots, 'renditions', () => render(job.fileId)) ?? render(job.fileId));
       // Stopped half-way (the service is stopping): what was made is kept, the rest waits for the next start.
-      if (stopped) await jobs.release(job.fileId);
-      else await jobs.finish(job.fileId);
+      if (stopped) await jobs.release(job);
+      else await jobs.finish(job);
     } catch (error) {
       const waitMs = retryDelayMs(getConfig(strapi, 'photoRetrySeconds') * 1000, job.attempts);
       await jobs.retryAt(job, Date.now() + waitMs, (error as Error).message);
@@ -221,7 +224,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** How many photos wait for their renditions, and how many of them the storage failed. */
     waiting: () => jobs.counts(),
     /** A photo made the one-off way (npm run photos:process) waits no longer. */
-    done: (id: number) => jobs.finish(id),
+    done: (id: number) => jobs.forget(id),
     /** A file waits for its renditions (a new upload, a replaced file): stored, then worked on at once by this instance. */
     async enqueue(id: number): Promise<void> {
       await jobs.add(id, Date.now());
