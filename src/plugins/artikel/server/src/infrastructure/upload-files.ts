@@ -24,6 +24,18 @@ export interface ProviderService {
   [method: string]: unknown;
 }
 
+/** Who uploads, as the upload plugin's admin routes pass it on (none for an API token). */
+export interface UploadOptions {
+  user?: { id?: unknown };
+}
+
+/** The upload plugin's upload service (plugin::upload.upload), as far as this plugin's hooks wrap it. */
+export interface UploadService {
+  upload: (input: unknown, options?: UploadOptions) => Promise<unknown>;
+  replace: (id: unknown, input: unknown, options?: UploadOptions) => Promise<unknown>;
+  [method: string]: unknown;
+}
+
 /** The upload plugin's image-manipulation service; `optimize` gets every optimizable image as uploaded. */
 export interface ImageManipulationService {
   optimize: (file: FileOnItsWay) => Promise<FileOnItsWay>;

@@ -116,7 +116,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function render(id: number, options: { again?: boolean } = {}): Promise<RenditionOutcome> {
     const file = await findPhotoFile(strapi, id);
     const plan = planFor(file, options);
-    if (plan !== 'make' || file === null) return plan === 'make' ? 'gone' : plan;
+    if (plan !== 'make') return plan;
+    if (file === null) return 'gone'; // planFor said so already; this tells the compiler.
 
     const stored = await decodedStored(file, breakpointsOf()).catch((error: unknown) => {
       throw new StorageFailed(`the original could not be read from the storage: ${(error as Error).message}`);

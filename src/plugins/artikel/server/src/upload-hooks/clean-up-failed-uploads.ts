@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
-import type { FileOnItsWay, ProviderService } from '../infrastructure/upload-files';
+import type { FileOnItsWay, ProviderService, UploadService } from '../infrastructure/upload-files';
 import { holdsStoredObject } from '../repositories/photo-files';
 
 /** The objects one upload (or replace) stored, and the storing still under way. */
@@ -10,13 +10,6 @@ interface UploadScope {
 }
 
 const currentUpload = new AsyncLocalStorage<UploadScope>();
-
-/** The upload plugin's upload service, as far as this hook wraps it. */
-interface UploadService {
-  upload: (...args: unknown[]) => Promise<unknown>;
-  replace: (...args: unknown[]) => Promise<unknown>;
-  [method: string]: unknown;
-}
 
 /**
  * Records each object the provider stores during an upload (see cleanUpFailedUploads); outside
@@ -58,8 +51,8 @@ export function cleanUpFailedUploads(strapi: Core.Strapi) {
     }
   };
   const cleaned =
-    (run: (...args: unknown[]) => Promise<unknown>) =>
-    (...args: unknown[]): Promise<unknown> => {
+    <Args extends unknown[]>(run: (...args: Args) => Promise<unknown>) =>
+    (...args: Args): Promise<unknown> => {
       const scope: UploadScope = { stored: [], underWay: [] };
       return currentUpload.run(scope, async () => {
         try {

@@ -2,13 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { getConfig } from '../infrastructure/get-service';
 import { inPhotoTurn } from '../infrastructure/photo-turns';
-
-/** The upload plugin's upload service, as far as this hook wraps it. */
-interface UploadService {
-  upload: (input: unknown, options?: { user?: { id?: unknown } }) => Promise<unknown>;
-  replace: (id: unknown, input: unknown, options?: { user?: { id?: unknown } }) => Promise<unknown>;
-  [method: string]: unknown;
-}
+import type { UploadService } from '../infrastructure/upload-files';
 
 const tooManyWaiting = (): errors.RateLimitError =>
   new errors.RateLimitError('Too many of your photos are waiting to be processed; upload the next ones once these are in.', {
