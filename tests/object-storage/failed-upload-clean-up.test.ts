@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { isContractError } from '../helpers/robustness';
-import { startS3Server, type S3Server } from '../helpers/s3-server';
-import { jpegPhoto, registerAdmin, uploadPhoto } from '../helpers/service-photos';
-import { removeServiceDatabase, serviceDatabaseEnv, startServiceProcess, type ServiceProcess } from '../helpers/service-process';
+import { startBucketService, type BucketService } from '../helpers/bucket-service';
+import { jpegPhoto, uploadPhoto } from '../helpers/service-photos';
+import { serviceDatabaseEnv } from '../helpers/service-process';
 
 const run = promisify(execFile);
 const APP_DIR = path.resolve(__dirname, '..', '..');
@@ -17,48 +15,41 @@ const APP_DIR = path.resolve(__dirname, '..', '..');
  * refused a size): the editor gets the storage's 503, and no object of that upload stays behind;
  * what a killed upload left is swept by npm run photos:process.
  */
-let folder: string;
-let databaseFile: string;
-let store: S3Server;
-let service: ServiceProcess;
-let jwt: string;
+let bed: BucketService;
 let databaseEnv: Record<string, string>;
 
 beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-failed-upload-'));
-  databaseFile = path.join(folder, 'data.db');
-  store = await startS3Server();
-  service = await startServiceProcess(databaseFile, { ...store.env, PUBLIC_DIR: path.join(folder, 'public') });
-  jwt = await registerAdmin(service.baseUrl);
-  databaseEnv = await serviceDatabaseEnv(databaseFile);
+  bed = await startBucketService('failed-upload');
+  databaseEnv = await serviceDatabaseEnv(bed.databaseFile);
 }, 180_000);
 
 afterAll(async () => {
-  await service?.stop();
-  await store?.stop();
-  await removeServiceDatabase(databaseFile);
-  fs.rmSync(folder, { recursive: true, force: true });
+  await bed?.stop();
 });
 
 it('deletes the objects an upload stored before the bucket refused one of its sizes, and answers 503', async () => {
-  const before = await store.keys();
-  store.refuse(/\/large_/);
+  const before = await bed.store.keys();
+  bed.store.refuse(/\/large_/);
   const form = new FormData();
   form.append('files', new Blob([new Uint8Array(await jpegPhoto(2400, 1600, 90))], { type: 'image/jpeg' }), 'pier-at-noon.jpg');
-  const response = await fetch(`${service.baseUrl}/upload`, { method: 'POST', headers: { Authorization: `Bearer ${jwt}` }, body: form });
+  const response = await fetch(`${bed.service.baseUrl}/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${bed.jwt}` },
+    body: form,
+  });
   const body = (await response.json()) as { data: null; error: { status: number; message: string } };
   expect(response.status).toBe(503);
   expect(isContractError({ status: response.status, body })).toBe(true);
   // In the editor's admin language (Indonesian by default): see bucket-down.test.ts.
-  expect(body.error.message).toContain(`bucket "${store.bucket}"`);
-  expect(await store.keys()).toEqual(before);
-  const files = await fetch(`${service.baseUrl}/upload/files`, { headers: { Authorization: `Bearer ${jwt}` } });
+  expect(body.error.message).toContain(`bucket "${bed.store.bucket}"`);
+  expect(await bed.store.keys()).toEqual(before);
+  const files = await fetch(`${bed.service.baseUrl}/upload/files`, { headers: { Authorization: `Bearer ${bed.jwt}` } });
   expect(((await files.json()) as { results: unknown[] }).results).toEqual([]);
 
   // With the bucket well again, the same photo is stored whole, and stays.
-  store.refuse(null);
-  const uploaded = await uploadPhoto(service.baseUrl, jwt, 'pier-at-noon.jpg', await jpegPhoto(2400, 1600, 90));
-  const keys = await store.keys();
+  bed.store.refuse(null);
+  const uploaded = await uploadPhoto(bed.service.baseUrl, bed.jwt, 'pier-at-noon.jpg', await jpegPhoto(2400, 1600, 90));
+  const keys = await bed.store.keys();
   for (const key of ['thumbnail', 'small', 'medium', 'large'])
     expect(keys.some((object) => object.includes(`${key}_${uploaded.hash}`))).toBe(true);
   expect(keys.some((object) => object.includes(uploaded.hash))).toBe(true);
@@ -72,34 +63,34 @@ const onARealS3Server = process.env.ARTIKEL_TEST_S3_ENDPOINT ? it : it.skip;
 onARealS3Server(
   'deletes with npm run photos:process an object a killed upload left in the bucket, and keeps every photo',
   async () => {
-    const photo = await uploadPhoto(service.baseUrl, jwt, 'harbour-wall.jpg', await jpegPhoto(1200, 800, 30));
+    const photo = await uploadPhoto(bed.service.baseUrl, bed.jwt, 'harbour-wall.jpg', await jpegPhoto(1200, 800, 30));
     // What a service killed between storing a size and recording the file leaves behind.
     const client = new S3Client({
-      endpoint: store.endpoint,
-      region: store.env.S3_REGION,
+      endpoint: bed.store.endpoint,
+      region: bed.store.env.S3_REGION,
       forcePathStyle: true,
-      credentials: { accessKeyId: store.env.S3_ACCESS_KEY_ID, secretAccessKey: store.env.S3_SECRET_ACCESS_KEY },
+      credentials: { accessKeyId: bed.store.env.S3_ACCESS_KEY_ID, secretAccessKey: bed.store.env.S3_SECRET_ACCESS_KEY },
     });
     const orphan = 'thumbnail_killed_upload_0f3a9c.jpg';
     await client.send(
-      new PutObjectCommand({ Bucket: store.bucket, Key: orphan, Body: await jpegPhoto(200, 150, 10), ContentType: 'image/jpeg' }),
+      new PutObjectCommand({ Bucket: bed.store.bucket, Key: orphan, Body: await jpegPhoto(200, 150, 10), ContentType: 'image/jpeg' }),
     );
     client.destroy();
-    const held = (await store.keys()).filter((key) => key !== orphan);
+    const held = (await bed.store.keys()).filter((key) => key !== orphan);
 
     const command = (...options: string[]) =>
       run('node', [path.join(APP_DIR, 'scripts', 'process-photos.js'), ...options], {
         cwd: APP_DIR,
-        env: { ...process.env, ...databaseEnv, ...store.env, PUBLIC_DIR: path.join(folder, 'public'), STRAPI_TELEMETRY_DISABLED: 'true' },
+        env: { ...process.env, ...databaseEnv, ...bed.env, STRAPI_TELEMETRY_DISABLED: 'true' },
       });
     const dryRun = (await command('--dry-run', '--orphan-minutes', '0')).stderr;
     expect(dryRun).toContain(`would delete ${orphan}, which no file holds`);
     expect(dryRun).toMatch(/1 stored objects no file holds would be deleted/);
-    expect(await store.keys()).toContain(orphan);
+    expect(await bed.store.keys()).toContain(orphan);
 
     expect((await command('--orphan-minutes', '0')).stderr).toMatch(/1 stored objects no file holds deleted/);
     // (The photo's renditions may have been stored meanwhile: what was held before is all still there.)
-    const after = await store.keys();
+    const after = await bed.store.keys();
     expect(after).not.toContain(orphan);
     expect(held.filter((key) => !after.includes(key))).toEqual([]);
     expect(held.some((key) => key.includes(photo.hash))).toBe(true);
