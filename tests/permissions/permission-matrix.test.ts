@@ -18,10 +18,11 @@ let editor: RoleUser;
 let author: RoleUser;
 let otherAuthor: RoleUser;
 let noPublish: RoleUser;
-const agents: Record<'editor' | 'author' | 'noPublish', Awaited<ReturnType<typeof mcpClient>> | null> = {
+const agents: Record<'editor' | 'author' | 'noPublish' | 'readOnly', Awaited<ReturnType<typeof mcpClient>> | null> = {
   editor: null,
   author: null,
   noPublish: null,
+  readOnly: null,
 };
 
 beforeAll(async () => {
@@ -39,9 +40,10 @@ afterAll(async () => {
 });
 
 /** The agent of one administrator: a real MCP client with an admin token asking for every action (Strapi clamps it to the role). */
-async function agentOf(who: 'editor' | 'author' | 'noPublish') {
-  const user = { editor, author, noPublish }[who];
-  agents[who] ??= await mcpClient(app, await adminTokenOf(app, user.id, who === 'editor' ? ALL : AUTHOR_ACTIONS));
+async function agentOf(who: 'editor' | 'author' | 'noPublish' | 'readOnly') {
+  const user = { editor, author, noPublish, readOnly: editor }[who];
+  const actions = { editor: ALL, author: AUTHOR_ACTIONS, noPublish: AUTHOR_ACTIONS, readOnly: ['read'] }[who];
+  agents[who] ??= await mcpClient(app, await adminTokenOf(app, user.id, actions));
   return agents[who];
 }
 
@@ -139,6 +141,45 @@ describe("the plugin's MCP tools decide on the article itself, with the role's c
     expect(await storedTitle(others.id)).toBe('Edited by the desk');
     expect((await agent.call('artikel_delete', { slug: others.slug })).isError).toBeFalsy();
     expect(await storedTitle(others.id)).toBeUndefined();
+  });
+});
+
+describe("a read-only admin token (an Editor's, granted Read only)", () => {
+  it("reads anybody's draft, and offers its agent no tool that writes", async () => {
+    const others = await draftBy(otherAuthor);
+    const agent = await agentOf('readOnly');
+    const read = await agent.call('artikel_get', { slug: others.slug });
+    expect(read.isError).toBeFalsy();
+    expect(read.structuredContent?.data).toMatchObject({ slug: others.slug, title: others.title, status: 'draft' });
+    const offered = (await agent.list()).map((tool) => tool.name);
+    expect(offered).toEqual(expect.arrayContaining(['artikel_get', 'artikel_search', 'artikel_revisions']));
+    for (const write of ['artikel_create', 'artikel_update', 'artikel_delete', 'artikel_restore']) expect(offered).not.toContain(write);
+  });
+
+  it('is refused every write, even when its agent calls a tool it was not offered, and nothing changes', async () => {
+    const others = await draftBy(otherAuthor);
+    const live = await publishedByToken();
+    const agent = await agentOf('readOnly');
+    const attempts: Array<[string, object]> = [
+      ['artikel_update', { slug: others.slug, title: 'Rewritten with a read token' }],
+      ['artikel_update', { slug: live.slug, status: 'draft' }],
+      ['artikel_delete', { slug: live.slug }],
+      ['artikel_restore', { slug: others.slug, number: 1 }],
+      ['artikel_create', { title: uniqueTitle('Written with a read token'), category: 'Studio', content: 'No.' }],
+    ];
+    // Strapi's MCP server refuses a tool the token's permissions leave out before the tool runs.
+    for (const [name, args] of attempts) await expect(agent.call(name, args)).rejects.toThrow(new RegExp(`Tool ${name} disabled`));
+    expect(await storedTitle(others.id)).toBe(others.title);
+    await app.api().get(`/api/artikel/${live.slug}`).expect(200);
+    expect(await storedTitle(live.id)).toBe(live.title);
+  });
+
+  it("shows the revisions of any article it may read, as the admin's Revisions panel does for its owner", async () => {
+    const others = await draftBy(otherAuthor);
+    const history = await (await agentOf('readOnly')).call('artikel_revisions', { slug: others.slug });
+    expect(history.isError).toBeFalsy();
+    expect(textOf(history)).toMatch(/#1 /);
+    await editor.get(`/artikel/revisions/${others.id}`).expect(200);
   });
 });
 

@@ -306,7 +306,8 @@ export function artikelTools(strapi: Core.Strapi) {
       title: "An article's revisions",
       description:
         'The kept versions of the article at a slug, newest first, as GET /api/artikel/{slug}/revisions gives them: number, when, who (an editor, an API token, an agent, the scheduler), and which fields each write changed. With number: that version whole, and what it changed in the title, summary and content word by word. Read-only.',
-      auth: { policies: [can('update')] as [ReturnType<typeof can>] },
+      // As in the admin's Revisions panel (the same admin permissions): whoever may read the article sees its history.
+      auth: { policies: [can('read')] as [ReturnType<typeof can>] },
       resolveInputSchema: () => toolInput('artikel_revisions', { ...SLUG, ...REVISION_NUMBER(false) }),
       resolveOutputSchema: TOOL_OUTPUTS.artikel_revisions,
       createHandler:
