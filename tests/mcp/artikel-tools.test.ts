@@ -105,7 +105,13 @@ describe('the article tools on Strapi’s MCP server', () => {
         .filter((name) => name.startsWith('artikel_'))
         .sort();
     expect(await names(tokens.full)).toEqual(ARTIKEL_TOOLS);
-    expect(await names(tokens.reader)).toEqual(['artikel_categories', 'artikel_get', 'artikel_latest', 'artikel_revisions', 'artikel_search']);
+    expect(await names(tokens.reader)).toEqual([
+      'artikel_categories',
+      'artikel_get',
+      'artikel_latest',
+      'artikel_revisions',
+      'artikel_search',
+    ]);
     expect(await names(tokens.none)).toEqual([]);
   });
 

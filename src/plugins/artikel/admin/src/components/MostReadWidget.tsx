@@ -2,16 +2,9 @@ import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Flex, Link, Typography } from '@strapi/design-system';
-import { useFetchClient } from '@strapi/strapi/admin';
-import { PLUGIN_ID } from '../../../shared/plugin-id';
+import type { MostReadRecord as MostReadRow } from '../../../shared/admin-api';
+import { useArtikelApi } from '../api/artikel-api';
 import { getTranslation } from '../utils/get-translation';
-
-interface MostReadRow {
-  document_id: string;
-  title: string;
-  slug: string;
-  views: number;
-}
 
 type Loaded = MostReadRow[] | 'failed' | null;
 
@@ -22,15 +15,16 @@ const editViewOf = (documentId: string) => `/content-manager/collection-types/ap
  * shows first (GET /artikel/most-read), each linking to its edit view.
  */
 export const MostReadWidget = () => {
-  const { get } = useFetchClient();
+  const api = useArtikelApi();
   const { formatMessage, formatNumber } = useIntl();
   const [loaded, setLoaded] = useState<Loaded>(null);
 
   useEffect(() => {
     let current = true;
-    get<{ data: MostReadRow[] }>(`/${PLUGIN_ID}/most-read`)
-      .then((response) => {
-        if (current) setLoaded(response.data.data);
+    api
+      .mostRead()
+      .then((answer) => {
+        if (current) setLoaded(answer.data);
       })
       .catch(() => {
         if (current) setLoaded('failed');
@@ -38,7 +32,7 @@ export const MostReadWidget = () => {
     return () => {
       current = false;
     };
-  }, [get]);
+  }, [api]);
 
   if (loaded === null) return null;
   if (loaded === 'failed' || loaded.length === 0) {

@@ -2,7 +2,14 @@ import * as React from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { Box, Button, Dialog, Flex, Modal, TextButton, Typography } from '@strapi/design-system';
-import { useFetchClient, useNotification } from '@strapi/strapi/admin';
+import { useNotification } from '@strapi/strapi/admin';
+import type {
+  ActorRecord as Actor,
+  RevisionEntryRecord as RevisionEntry,
+  RevisionRecord as RevisionDetail,
+  TextChangeRecord as TextChange,
+} from '../../../shared/admin-api';
+import { useArtikelApi } from '../api/artikel-api';
 import { PLUGIN_ID } from '../../../shared/plugin-id';
 import { getTranslation } from '../utils/get-translation';
 
@@ -28,33 +35,7 @@ const versionOf = ({ document, meta }: PanelProps): string =>
     meta?.availableStatus?.map((other) => [other.status, other.updatedAt]),
   ]);
 
-interface Actor {
-  kind: 'editor' | 'api-token' | 'mcp' | 'schedule' | 'system';
-  id: string | null;
-  name: string | null;
-}
-
-interface RevisionEntry {
-  number: number;
-  action: 'create' | 'update' | 'publish' | 'unpublish' | 'schedule' | 'restore' | 'baseline';
-  created_at: string;
-  actor: Actor;
-  restored_from: number | null;
-  changed: string[];
-}
-
-interface TextChange {
-  field: 'title' | 'summary' | 'content';
-  parts: Array<{ kind: 'same' | 'removed' | 'added'; text: string }>;
-}
-
-interface RevisionDetail extends RevisionEntry {
-  text_changes: TextChange[];
-}
-
 type Loaded<T> = { data: T } | 'failed' | null;
-
-const revisionsPath = (documentId: string) => `/${PLUGIN_ID}/revisions/${encodeURIComponent(documentId)}`;
 
 /** The message of the contract's error body, when the failed request had one. */
 function errorMessage(error: unknown): string | null {
@@ -190,16 +171,17 @@ interface RevisionModalProps {
 const RevisionModal = ({ documentId, entry, newest, onClose }: RevisionModalProps) => {
   const intl = useIntl();
   const { formatMessage } = intl;
-  const { get, post } = useFetchClient();
+  const api = useArtikelApi();
   const { toggleNotification } = useNotification();
   const [detail, setDetail] = useState<Loaded<RevisionDetail>>(null);
   const [restoring, setRestoring] = useState(false);
 
   useEffect(() => {
     let current = true;
-    get<{ data: RevisionDetail }>(`${revisionsPath(documentId)}/${entry.number}`)
-      .then((response) => {
-        if (current) setDetail({ data: response.data.data });
+    api
+      .revision(documentId, entry.number)
+      .then((answer) => {
+        if (current) setDetail({ data: answer.data });
       })
       .catch(() => {
         if (current) setDetail('failed');
@@ -207,12 +189,12 @@ const RevisionModal = ({ documentId, entry, newest, onClose }: RevisionModalProp
     return () => {
       current = false;
     };
-  }, [documentId, entry.number, get]);
+  }, [documentId, entry.number, api]);
 
   const restore = async () => {
     setRestoring(true);
     try {
-      await post(`${revisionsPath(documentId)}/${entry.number}/restore`);
+      await api.restoreRevision(documentId, entry.number);
       // The edit view's form holds the text it loaded; a reload shows the restored one, and the notice follows it.
       window.sessionStorage.setItem(RESTORED_KEY, JSON.stringify({ documentId, number: entry.number }));
       window.location.reload();
@@ -362,7 +344,7 @@ const RevisionItem = ({ entry, onOpen }: { entry: RevisionEntry; onOpen: () => v
 };
 
 const RevisionList = ({ documentId, version }: { documentId: string; version: string }) => {
-  const { get } = useFetchClient();
+  const api = useArtikelApi();
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
   const [loaded, setLoaded] = useState<Loaded<RevisionEntry[]>>(null);
@@ -391,9 +373,10 @@ const RevisionList = ({ documentId, version }: { documentId: string; version: st
 
   useEffect(() => {
     let current = true;
-    get<{ data: RevisionEntry[] }>(revisionsPath(documentId))
-      .then((response) => {
-        if (current) setLoaded({ data: response.data.data });
+    api
+      .revisions(documentId)
+      .then((answer) => {
+        if (current) setLoaded({ data: answer.data });
       })
       .catch(() => {
         if (current) setLoaded('failed');
@@ -402,7 +385,7 @@ const RevisionList = ({ documentId, version }: { documentId: string; version: st
       current = false;
     };
     // `version`: read again after each save, publish or unpublish of the open article (issue "Editors").
-  }, [documentId, get, version]);
+  }, [documentId, api, version]);
 
   if (loaded === null) return null;
   if (loaded === 'failed')

@@ -5,7 +5,7 @@ import { adminApi, isFetchError, useAPIErrorHandler, useFetchClient, useNotifica
 import { useIntl } from 'react-intl';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
-import { PLUGIN_ID } from '../../../shared/plugin-id';
+import { useArtikelApi } from '../api/artikel-api';
 import { getTranslation } from '../utils/get-translation';
 
 const ARTICLE = 'api::article.article';
@@ -26,12 +26,12 @@ let keptDays: Promise<number> | null = null;
 
 /** How many days a deleted article waits in the trash (ARTIKEL_TRASH_DAYS), once an article's actions show; null until known. */
 function useTrashDays(model: string): number | null {
-  const { get } = useFetchClient();
+  const api = useArtikelApi();
   const [days, setDays] = React.useState<number | null>(null);
   React.useEffect(() => {
     if (model !== ARTICLE) return undefined;
     let shown = true;
-    keptDays ??= get<{ data: { keep_days: number } }>(`/${PLUGIN_ID}/trash/settings`).then(({ data }) => data.data.keep_days);
+    keptDays ??= api.trashSettings().then((answer) => answer.data.keep_days);
     keptDays
       .then((kept) => {
         if (shown) setDays(kept);
@@ -43,7 +43,7 @@ function useTrashDays(model: string): number | null {
     return () => {
       shown = false;
     };
-  }, [get, model]);
+  }, [api, model]);
   return days;
 }
 

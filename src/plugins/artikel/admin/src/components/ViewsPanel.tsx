@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Typography } from '@strapi/design-system';
-import { useFetchClient } from '@strapi/strapi/admin';
-import { PLUGIN_ID } from '../../../shared/plugin-id';
+import { useArtikelApi } from '../api/artikel-api';
 import { getTranslation } from '../utils/get-translation';
 
 const ARTICLE_UID = 'api::article.article';
@@ -15,15 +14,16 @@ interface PanelProps {
 type Loaded = { views: number } | 'failed' | null;
 
 const ViewCount = ({ documentId }: { documentId: string }) => {
-  const { get } = useFetchClient();
+  const api = useArtikelApi();
   const { formatMessage } = useIntl();
   const [loaded, setLoaded] = useState<Loaded>(null);
 
   useEffect(() => {
     let current = true;
-    get<{ data: { views: number } }>(`/${PLUGIN_ID}/views/${encodeURIComponent(documentId)}`)
-      .then((response) => {
-        if (current) setLoaded({ views: response.data.data.views });
+    api
+      .views(documentId)
+      .then((answer) => {
+        if (current) setLoaded({ views: answer.data.views });
       })
       .catch(() => {
         if (current) setLoaded('failed');
@@ -31,7 +31,7 @@ const ViewCount = ({ documentId }: { documentId: string }) => {
     return () => {
       current = false;
     };
-  }, [documentId, get]);
+  }, [documentId, api]);
 
   if (loaded === null) return null;
   const text =

@@ -18,25 +18,14 @@ import {
 } from '@strapi/design-system';
 import { ArrowClockwise, Trash } from '@strapi/icons';
 import { EmptyDocuments } from '@strapi/icons/symbols';
-import { isFetchError, Layouts, Page, useFetchClient, useNotification } from '@strapi/strapi/admin';
-import { PLUGIN_ID } from '../../../shared/plugin-id';
+import { isFetchError, Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import type { TrashRecord as TrashEntry } from '../../../shared/admin-api';
+import { useArtikelApi } from '../api/artikel-api';
 import { getTranslation } from '../utils/get-translation';
-
-/** A trashed article as GET /artikel/trash gives it (see the server's controllers/admin-trash.ts). */
-interface TrashEntry {
-  document_id: string;
-  slug: string;
-  title: string;
-  deleted_at: string;
-  deleted_by: { kind: 'editor' | 'api-token' | 'mcp' | 'schedule' | 'system'; name: string | null };
-  was_published_at: string | null;
-  purge_after: string;
-}
 
 /** What the editor is asked to confirm: one article deleted forever, or the whole trash. */
 type Confirming = { kind: 'purge'; entry: TrashEntry } | { kind: 'empty' } | null;
 
-const TRASH_URL = `/${PLUGIN_ID}/trash`;
 const editViewOf = (documentId: string) => `/content-manager/collection-types/api::article.article/${encodeURIComponent(documentId)}`;
 
 /** The message of the service's error body (its contract: { error: { message } }), else the client's own. */
@@ -47,7 +36,7 @@ function errorMessage(error: unknown): string {
 
 const TrashPage = () => {
   const { formatMessage, formatDate } = useIntl();
-  const { get, post, del } = useFetchClient();
+  const api = useArtikelApi();
   const { toggleNotification } = useNotification();
   const [entries, setEntries] = useState<TrashEntry[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -57,13 +46,12 @@ const TrashPage = () => {
 
   const load = useCallback(async () => {
     try {
-      const response = await get<{ data: TrashEntry[] }>(TRASH_URL);
-      setEntries(response.data.data);
+      setEntries((await api.trash()).data);
       setLoadError(null);
     } catch (error) {
       setLoadError(errorMessage(error));
     }
-  }, [get]);
+  }, [api]);
 
   useEffect(() => {
     void load();
@@ -85,10 +73,8 @@ const TrashPage = () => {
   const restore = (entry: TrashEntry) =>
     act(
       async () => {
-        const response = await post<{ data: { documentId: string; slug: string } }>(
-          `${TRASH_URL}/${encodeURIComponent(entry.document_id)}/restore`,
-        );
-        setRestored({ documentId: response.data.data.documentId, title: entry.title });
+        const answer = await api.restoreFromTrash(entry.document_id);
+        setRestored({ documentId: answer.data.documentId, title: entry.title });
         return formatMessage(
           { id: getTranslation('trash.notice.restored'), defaultMessage: '‘{title}’ is restored as it was' },
           { title: entry.title },
@@ -104,7 +90,7 @@ const TrashPage = () => {
   const purge = (entry: TrashEntry) =>
     act(
       async () => {
-        await del(`${TRASH_URL}/${encodeURIComponent(entry.document_id)}`);
+        await api.purge(entry.document_id);
         if (restored?.documentId === entry.document_id) setRestored(null);
         return formatMessage(
           { id: getTranslation('trash.notice.purged'), defaultMessage: '‘{title}’ is deleted forever' },
@@ -121,13 +107,13 @@ const TrashPage = () => {
   const empty = () =>
     act(
       async () => {
-        const response = await del<{ data: { purged: number } }>(TRASH_URL);
+        const answer = await api.emptyTrash();
         return formatMessage(
           {
             id: getTranslation('trash.notice.emptied'),
             defaultMessage: '{count, plural, one {# article} other {# articles}} deleted forever',
           },
-          { count: response.data.data.purged },
+          { count: answer.data.purged },
         );
       },
       (message) =>

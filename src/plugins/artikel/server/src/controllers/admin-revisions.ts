@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { adminActor, commands } from '../commands';
 import { getConfig, getService } from '../infrastructure/get-service';
+import type { AdminAnswers } from '../../../shared/admin-api';
 import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
 import { validateNoParameters } from '../validation/read-queries';
 import { validateNoBody, validateRevisionNumber } from '../validation/revisions';
@@ -34,7 +35,10 @@ const adminRevisionsController = ({ strapi }: { strapi: Core.Strapi }) => {
       await permittedArticle(ctx, documentId);
       const entries = await getService(strapi, 'revisions').list(documentId);
       ctx.set('Cache-Control', 'private, no-store');
-      ctx.body = { data: entries.map(revisionEntryRecord), meta: { keep: getConfig(strapi, 'revisionsKeep') } };
+      ctx.body = {
+        data: entries.map(revisionEntryRecord),
+        meta: { keep: getConfig(strapi, 'revisionsKeep') },
+      } satisfies AdminAnswers['revisions'];
     },
 
     /** One revision: the article as it kept it, and its word diff of title, summary and content. */
@@ -45,7 +49,7 @@ const adminRevisionsController = ({ strapi }: { strapi: Core.Strapi }) => {
       const detail = await getService(strapi, 'revisions').detail(documentId, number);
       if (detail === null) throw new errors.NotFoundError(`The article has no revision ${number}: the list shows those kept`);
       ctx.set('Cache-Control', 'private, no-store');
-      ctx.body = { data: revisionRecord(detail) };
+      ctx.body = { data: revisionRecord(detail) } satisfies AdminAnswers['revision'];
     },
 
     /** Gives the article a revision's text again, as the editor: a new revision; a published article stays published. */

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { AdminAnswers, TrashRecord } from '../../../shared/admin-api';
 import { adminActor, commands } from '../commands';
 import { getConfig } from '../infrastructure/get-service';
 import type { TrashEntry } from '../repositories/trash';
@@ -11,7 +12,7 @@ type Context = {
 };
 
 /** A trashed article as the admin shows it (snake_case, like every record of the plugin). */
-const trashRecord = (entry: TrashEntry) => ({
+const trashRecord = (entry: TrashEntry): TrashRecord => ({
   document_id: entry.documentId,
   slug: entry.slug,
   title: entry.title,
@@ -27,15 +28,17 @@ const editor = (ctx: Context) => adminActor(ctx.state.userAbility, ctx.state.use
 const adminTrashController = ({ strapi }: { strapi: Core.Strapi }) => ({
   /** How long a deleted article waits in the trash: what the admin's delete dialog tells the editor. */
   async settings(ctx: Context) {
-    ctx.body = { data: { keep_days: getConfig(strapi, 'trashDays') } };
+    ctx.body = { data: { keep_days: getConfig(strapi, 'trashDays') } } satisfies AdminAnswers['trashSettings'];
   },
 
   async find(ctx: Context) {
-    ctx.body = { data: (await commands(strapi).trash.list(editor(ctx))).map(trashRecord) };
+    ctx.body = { data: (await commands(strapi).trash.list(editor(ctx))).map(trashRecord) } satisfies AdminAnswers['trash'];
   },
 
   async restore(ctx: Context) {
-    ctx.body = { data: await commands(strapi).trash.restore(editor(ctx), ctx.params.documentId) };
+    ctx.body = {
+      data: await commands(strapi).trash.restore(editor(ctx), ctx.params.documentId),
+    } satisfies AdminAnswers['restoredFromTrash'];
   },
 
   async purge(ctx: Context) {
@@ -45,7 +48,7 @@ const adminTrashController = ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async empty(ctx: Context) {
-    ctx.body = { data: { purged: await commands(strapi).trash.empty(editor(ctx)) } };
+    ctx.body = { data: { purged: await commands(strapi).trash.empty(editor(ctx)) } } satisfies AdminAnswers['emptiedTrash'];
   },
 });
 

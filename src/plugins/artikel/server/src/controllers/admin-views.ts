@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { AdminAnswers } from '../../../shared/admin-api';
 import { adminActor, commands } from '../commands';
 import { getService } from '../infrastructure/get-service';
 
@@ -8,12 +9,14 @@ type Context = { params: Record<string, string>; body: unknown; state: { userAbi
 const adminViewsController = ({ strapi }: { strapi: Core.Strapi }) => ({
   async findOne(ctx: Context) {
     const { documentId } = ctx.params;
-    ctx.body = { data: { document_id: documentId, views: await getService(strapi, 'article-views').currentViews(documentId) } };
+    const views = await getService(strapi, 'article-views').currentViews(documentId);
+    ctx.body = { data: { document_id: documentId, views } } satisfies AdminAnswers['views'];
   },
 
   /** The most read published articles the editor may open, for the admin home page's widget (see drafts.mostRead). */
   async mostRead(ctx: Context) {
-    ctx.body = { data: await commands(strapi).drafts.mostRead(adminActor(ctx.state.userAbility, ctx.state.user, 'admin')) };
+    const rows = await commands(strapi).drafts.mostRead(adminActor(ctx.state.userAbility, ctx.state.user, 'admin'));
+    ctx.body = { data: rows } satisfies AdminAnswers['mostRead'];
   },
 });
 

@@ -1,4 +1,5 @@
 import { diffWords } from 'diff';
+import type { ActorKind, RevisionAction } from '../../../shared/admin-api';
 
 /** The text fields of an article an editor or a client sets (a write's fields, kept in every revision). */
 export const ARTICLE_TEXT_FIELDS = [
@@ -32,17 +33,14 @@ export interface ArticleSnapshot {
   generated: string[];
 }
 
-/** Who made a write: an editor in the admin, an API token, an agent through MCP (an admin token's owner), the scheduler, or a script. */
-export type ActorKind = 'editor' | 'api-token' | 'mcp' | 'schedule' | 'system';
+// Who made a write and what it was: the words the admin's panels read too (shared/admin-api.ts).
+export type { ActorKind, RevisionAction };
 
 export interface RevisionActor {
   kind: ActorKind;
   id: string | null;
   name: string | null;
 }
-
-/** The writes a revision can record. */
-export type RevisionAction = 'create' | 'update' | 'publish' | 'unpublish' | 'schedule' | 'restore' | 'baseline';
 
 /**
  * What a write did, named from what it changed (one request may make several document actions: a

@@ -1,10 +1,11 @@
 import type { ArticleSnapshot, TextChange } from '../domain/article-revisions';
 import type { RevisionEntry } from '../repositories/revisions';
 import type { RevisionDetail } from '../services/revisions';
+import type { RevisionEntryRecord, RevisionRecord, TextChangeRecord } from '../../../shared/admin-api';
 import { parseTags } from '../utils/tags';
 
 /** A revision in a list, as the API and the MCP tools show it (snake_case, like every record). */
-export function revisionEntryRecord(entry: RevisionEntry) {
+export function revisionEntryRecord(entry: RevisionEntry): RevisionEntryRecord {
   return {
     number: entry.number,
     action: entry.action,
@@ -35,10 +36,10 @@ function articleOfSnapshot(snapshot: ArticleSnapshot) {
   };
 }
 
-const textChangeRecord = (change: TextChange) => ({ field: change.field, parts: change.parts });
+const textChangeRecord = (change: TextChange): TextChangeRecord => ({ field: change.field, parts: change.parts });
 
 /** One revision: the article as it kept it, and what it changed in the title, summary and content word by word. */
-export function revisionRecord(detail: RevisionDetail) {
+export function revisionRecord(detail: RevisionDetail): RevisionRecord & { article: ReturnType<typeof articleOfSnapshot> } {
   return {
     ...revisionEntryRecord(detail),
     article: articleOfSnapshot(detail.snapshot),
