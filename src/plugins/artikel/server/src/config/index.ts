@@ -27,6 +27,12 @@ export interface ArtikelConfig {
   exportRows: number;
   /** Searches (long reads) run at once (ARTIKEL_SEARCH_READERS; 0, the default: by the cores, see search-turns.ts). */
   searchReaders: number;
+  /**
+   * Matches a list counts exactly; past them its total is this lower bound, with total_exact
+   * false (ARTIKEL_EXACT_TOTAL, default 10,000, as the contract promises; a smaller one trades
+   * that promise for speed).
+   */
+  exactTotal: number;
   /** Searches one client may have waiting before a 429 (ARTIKEL_SEARCH_QUEUE, default 8). */
   searchQueue: number;
   /** Whether agents also see Strapi's generic MCP tools for Article and Category (ARTIKEL_MCP_GENERIC_TOOLS, default false). */
@@ -95,6 +101,8 @@ const DEFAULT_REVISIONS_KEEP = 50;
 // A year of history by default; the newest revision of an article is kept whatever its age.
 const DEFAULT_REVISIONS_DAYS = 365;
 const DEFAULT_CLEANUP_SECONDS = 3600;
+// The contract's fourth round: totals are exact up to 10,000 matches (as Elasticsearch's track_total_hits).
+const DEFAULT_EXACT_TOTAL = 10_000;
 // A month to notice a wrong delete, as the trash of most editors' tools.
 const DEFAULT_TRASH_DAYS = 30;
 // The studio writes in Indonesian (the contract's third round).
@@ -160,6 +168,7 @@ export default {
       cacheStaleSeconds: wholeNumberFromEnv(process.env.ARTIKEL_CACHE_STALE_SECONDS, DEFAULT_CACHE_STALE_SECONDS),
       sitemapUrls: wholeNumberFromEnv(process.env.ARTIKEL_SITEMAP_URLS, DEFAULT_SITEMAP_URLS),
       exportRows: wholeNumberFromEnv(process.env.ARTIKEL_EXPORT_ROWS, EXPORT_MAX_ROWS),
+      exactTotal: wholeNumberFromEnv(process.env.ARTIKEL_EXACT_TOTAL, DEFAULT_EXACT_TOTAL),
       searchReaders: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_READERS, 0),
       searchQueue: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_QUEUE, 8),
       searchBudgetMs: wholeNumberFromEnv(process.env.ARTIKEL_SEARCH_BUDGET_MS, 3000),
@@ -267,6 +276,9 @@ export default {
     }
     if (!Number.isSafeInteger(config.cleanupSeconds) || config.cleanupSeconds < 1) {
       throw new Error('artikel: ARTIKEL_CLEANUP_SECONDS must be a whole number of seconds, at least 1');
+    }
+    if (!Number.isSafeInteger(config.exactTotal) || config.exactTotal < 1 || config.exactTotal > 10_000_000) {
+      throw new Error('artikel: ARTIKEL_EXACT_TOTAL must be a whole number of matches from 1 to 10000000 (default 10000)');
     }
     if (!Number.isSafeInteger(config.trashDays) || config.trashDays < 0 || config.trashDays > 3_650) {
       throw new Error('artikel: ARTIKEL_TRASH_DAYS must be a whole number of days up to 3650 (0 deletes at once, without a trash)');

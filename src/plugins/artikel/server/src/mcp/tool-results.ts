@@ -23,13 +23,14 @@ export function articleText(article: FullArticle, etag: string | null = null): s
 }
 
 /** A list, one line an article. */
-export function summariesText(articles: ArticleSummary[], total?: number): string {
+export function summariesText(articles: ArticleSummary[], total?: number, exact = true): string {
   if (articles.length === 0) return 'No article.';
   const lines = articles.map(
     (article) =>
       `- ${article.title} (slug: ${article.slug}, published_at: ${article.published_at ?? 'not published'}, views: ${article.views})`,
   );
-  return `${total === undefined ? '' : `${total} articles in all; this page:\n`}${lines.join('\n')}`;
+  const inAll = total === undefined ? '' : `${exact ? total : `More than ${total}`} articles in all; this page:\n`;
+  return `${inAll}${lines.join('\n')}`;
 }
 
 export const success = (structuredContent: Record<string, unknown>, text: string): ToolResult => ({

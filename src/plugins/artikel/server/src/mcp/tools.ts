@@ -194,7 +194,7 @@ export function artikelTools(strapi: Core.Strapi) {
                 meta: { ...list.meta, next_cursor: nextCursor, ...(nextPage === undefined ? {} : { next_page: nextPage }) },
               },
               [
-                summariesText(list.data, list.meta.pagination.total),
+                summariesText(list.data, list.meta.pagination.total, list.meta.pagination.total_exact),
                 list.meta.suggestion ? `Did you mean: ${list.meta.suggestion}` : null,
                 onward,
               ]

@@ -6,6 +6,7 @@ import { articleWithSlug } from '../repositories/slug-rows';
 import { errors } from '@strapi/utils';
 import { ARTICLE_UID, LATEST_COUNT, PHOTO_FILE_FIELDS, PLUGIN_ID, RELATED_COUNT } from '../constants';
 import {
+  type ArticleCount,
   type ArticleDetailRecord,
   type ArticleFilters,
   type ArticleRecord,
@@ -78,7 +79,7 @@ export type ListedArticle = ArticleSummary & { highlight?: Highlight };
 export interface ArticleList {
   data: ListedArticle[];
   meta: {
-    /** total_exact: whether total is exact (always, today; the contract lets a count past 10,000 be a lower bound). */
+    /** total_exact: whether total is exact; false past ARTIKEL_EXACT_TOTAL matches, where total is that lower bound and page_count follows it. */
     pagination: { page: number; limit: number; total: number; total_exact: boolean; page_count: number };
     /** What the list is sorted by, when the request named it. */
     sort?: ListSort;
@@ -97,6 +98,8 @@ interface ListPage {
   data: ListedArticle[];
   number: number;
   total: number;
+  /** Whether total is exact, or a lower bound (see ArticleCount). */
+  totalExact: boolean;
   pageCount: number;
   hasNext: boolean;
   hasPrevious: boolean;
@@ -272,26 +275,35 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
    * first page itself (fewer articles than a page are newer than the position: new ones were
    * published at the top, or some were removed).
    */
-  const listPage = async (filters: ArticleFilters, limit: number, start: PageStart, total: number, number: number): Promise<ListPage> => {
+  const listPage = async (
+    filters: ArticleFilters,
+    limit: number,
+    start: PageStart,
+    counted: ArticleCount,
+    number: number,
+  ): Promise<ListPage> => {
+    const { total, exact } = counted;
     const pageCount = Math.ceil(total / limit);
     const suggestion = await suggestionFor(filters, total);
     const pageOf = (records: ArticleRecord[], hasNext: boolean, hasPrevious: boolean): ListPage => ({
       data: listedOf(records, filters.words),
       number,
       total,
+      totalExact: exact,
       pageCount,
       hasNext,
       hasPrevious,
       ends: records.length === 0 ? null : { first: positionOf(records[0]), last: positionOf(records[records.length - 1]) },
       suggestion,
     });
-    if ('offset' in start) {
+    if ('offset' in start && exact) {
       const records = start.offset >= total ? [] : await articles.newest(filters, limit, start, total);
       return pageOf(records, records.length > 0 && start.offset + records.length < total, number > 1);
     }
+    // Past a position, or where the total is only a lower bound: one article more says whether another page follows.
     const read = await articles.newest(filters, limit + 1, start, total);
-    if ('after' in start) return pageOf(read.slice(0, limit), read.length > limit, true);
-    if (read.length <= limit) return listPage(filters, limit, { offset: 0 }, total, 1);
+    if (!('before' in start)) return pageOf(read.slice(0, limit), read.length > limit, 'after' in start || number > 1);
+    if (read.length <= limit) return listPage(filters, limit, { offset: 0 }, counted, 1);
     return pageOf(read.slice(1), true, true);
   };
 
@@ -314,6 +326,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           data: listedOf(records, filters.words),
           number,
           total,
+          totalExact: true,
           pageCount: Math.ceil(total / limit),
           hasNext: records.length > 0 && offset + records.length < total,
           hasPrevious: number > 1,
@@ -350,9 +363,11 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async exportAll(query: ListQuery, cap: number): Promise<ArticleSummary[]> {
       const filters = filtersOf(query);
-      const total = await articles.count(filters);
-      if (total > cap) {
-        const message = `The export holds at most ${cap.toLocaleString('en-US')} articles and this one would hold ${total.toLocaleString('en-US')}: narrow it with q, kategori or tag, or read every page of /api/artikel?format=csv&limit=50 by following its Link header`;
+      const { total, exact } = await articles.count(filters, cap);
+      // Counted up to the cap where counting costs (a search): past it, not exact; else exact, and maybe over it.
+      if (!exact || total > cap) {
+        const held = exact ? total.toLocaleString('en-US') : 'more';
+        const message = `The export holds at most ${cap.toLocaleString('en-US')} articles and this one would hold ${held}: narrow it with q, kategori or tag, or read every page of /api/artikel?format=csv&limit=50 by following its Link header`;
         throw new errors.ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError' }] });
       }
       const summaries: ArticleSummary[] = [];
@@ -368,7 +383,13 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
     async list(query: ListQuery): Promise<ArticleList> {
       const meta = (page: ListPage): ArticleList['meta'] => ({
-        pagination: { page: page.number, limit: query.limit, total: page.total, total_exact: true, page_count: page.pageCount },
+        pagination: {
+          page: page.number,
+          limit: query.limit,
+          total: page.total,
+          total_exact: page.totalExact,
+          page_count: page.pageCount,
+        },
         ...(query.sortNamed ? { sort: query.sort } : {}),
         ...(query.words.length > 0 ? { suggestion: page.suggestion } : {}),
       });
@@ -395,9 +416,9 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       const { page } = await cache().remember(
         `list:${JSON.stringify([filters, limit, start])}`,
         async (): Promise<{ page: ListPage; dependencies: ReadDependencies }> => {
-          const total = await articles.count(filters);
+          const counted = await articles.count(filters, getConfig(strapi, 'exactTotal'));
           return {
-            page: await listPage(filters, limit, start, total, cursor?.page ?? query.page),
+            page: await listPage(filters, limit, start, counted, cursor?.page ?? query.page),
             dependencies: await listDependencies(filters),
           };
         },
@@ -409,7 +430,8 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       let prev: PageLink | null = null;
       if (page.hasPrevious) {
         // By number from a page by number (past the end: the last page with articles); else by a cursor before the page's first article.
-        if (cursor === null) prev = { page: Math.min(previousPage, Math.max(page.pageCount, 1)) };
+        // (A lower-bound total's last page is no last page: the page before is the previous one.)
+        if (cursor === null) prev = { page: page.totalExact ? Math.min(previousPage, Math.max(page.pageCount, 1)) : previousPage };
         else if (previousPage <= 1) prev = 'first';
         else prev = { cursor: cursors.issue('before', page.ends?.first ?? cursor.position, previousPage, query) };
       }

@@ -15,7 +15,9 @@ const TRIED = 5;
  */
 const searchSuggestions = ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = publishedArticles(strapi);
-  const finds = async (filters: ArticleFilters, words: string[]): Promise<boolean> => (await articles.count({ ...filters, words })) > 0;
+  // Counted up to one match: a count past 0 is no exact count of none.
+  const finds = async (filters: ArticleFilters, words: string[]): Promise<boolean> =>
+    !(await articles.count({ ...filters, words }, 0)).exact;
 
   return {
     async suggest(filters: ArticleFilters): Promise<string | null> {

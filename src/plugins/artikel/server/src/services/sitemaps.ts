@@ -40,7 +40,7 @@ const sitemaps = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** How many files the sitemap has: at least one, empty when nothing is published. */
   const fileCount = async (): Promise<number> =>
-    Math.max(1, Math.ceil((await articles.count(EVERY_ARTICLE)) / getConfig(strapi, 'sitemapUrls')));
+    Math.max(1, Math.ceil((await articles.count(EVERY_ARTICLE)).total / getConfig(strapi, 'sitemapUrls')));
 
   /** The index of the files, each at /api/artikel/sitemap/{n}. */
   const index = async (files: number, apiBase: string): Promise<string> => {

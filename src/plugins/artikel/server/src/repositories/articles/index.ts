@@ -9,7 +9,7 @@ import { sitemapRows } from './sitemap';
 
 export type { CategoryCountRecord } from './category-counts';
 export type { PublishedVersion } from './documents';
-export { type ArticleFilters, EVERY_ARTICLE, type PageStart } from './lists';
+export { type ArticleCount, type ArticleFilters, EVERY_ARTICLE, type PageStart } from './lists';
 export type { ArticleDetailRecord, ArticleRecord, MediaRecord } from './rows';
 export type { SitemapRecord } from './sitemap';
 

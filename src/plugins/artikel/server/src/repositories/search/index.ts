@@ -66,9 +66,10 @@ export interface SearchIndex {
   filter(query: QueryBuilder, words: string[], documentColumn: RawSql, options: { forPage: boolean }): Promise<void>;
   /**
    * How many published articles hold every word, when the index can tell by itself (without
-   * joining the articles); null when it cannot, and the caller counts with filter.
+   * joining the articles), counting no further than `upTo` when it is a number; null when it
+   * cannot, and the caller counts with filter.
    */
-  countAlone(words: string[]): Promise<number | null>;
+  countAlone(words: string[], upTo: number | null): Promise<number | null>;
   /**
    * Orders a query that filter() restricted to these words most relevant first (see
    * RELEVANCE_ORDER in shared.ts): the articles with every word in their title, then by how often

@@ -332,7 +332,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
   };
 
   /** See SearchIndex.countAlone. */
-  const countAlone = async (words: string[]): Promise<number | null> => {
+  const countAlone = async (words: string[], upTo: number | null): Promise<number | null> => {
     const { indexed, scanned } = wordsByIndex(words);
     if (indexed.length === 0 || scanned.length > 0) return null;
     // A complete index holds one entry per published article, kept so by every write's own
@@ -343,7 +343,9 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     const { table, match } = matching;
     const row = (await longReadRows(
       strapi,
-      readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ?`, [match]),
+      upTo === null
+        ? readDatabase(strapi).raw(`SELECT count(*) AS total FROM ${table} WHERE ${table} MATCH ?`, [match])
+        : readDatabase(strapi).raw(`SELECT count(*) AS total FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`, [match, upTo]),
     )) as Array<{ total: number }>;
     return Number(row[0]?.total ?? 0);
   };
@@ -684,7 +686,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       }
       const page = best.entries.slice(offset, through).map((entry) => entry.documentId);
       // No row: no match, or a page past the last one, whose matches are counted on their own.
-      const total = best.total ?? (await countAlone(words)) ?? 0;
+      const total = best.total ?? (await countAlone(words, null)) ?? 0;
       if (scoring.table === TABLES.search || page.length === limit) return { documentIds: page, total };
       // Past the scored matches (all of them read here, fewer than offset + limit): those holding
       // a word only inside a longer one, newest first.
