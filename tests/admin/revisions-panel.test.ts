@@ -46,10 +46,9 @@ async function createByToken(): Promise<Article> {
   return (await app.api().post('/api/artikel').set(app.auth()).send(body).expect(201)).body.data as Article;
 }
 
-/** The editor changes the title and content in the edit view and publishes, as the admin's "Save" and "Publish" do. */
+/** The editor changes the title and content in the edit view and clicks Publish, which sends the changes with it (one request). */
 async function editInAdmin(article: Article, title: string, content: string): Promise<void> {
-  await editor.put(`${ARTICLES_PATH}/${article.id}`, { title, content }).expect(200);
-  await editor.post(`${ARTICLES_PATH}/${article.id}/actions/publish`, {}).expect(200);
+  await editor.post(`${ARTICLES_PATH}/${article.id}/actions/publish`, { title, content }).expect(200);
 }
 
 const list = (as: Editor, documentId: string) => as.get(`/artikel/revisions/${documentId}`);
@@ -112,12 +111,42 @@ describe('the Revisions panel, through the admin routes it calls', () => {
 
     expect(answer.headers['cache-control']).toBe('private, no-store');
     expect(entries.map((entry) => [entry.number, entry.action])).toEqual([
-      [2, 'update'],
+      [2, 'publish'],
       [1, 'create'],
     ]);
     expect(entries[0].actor).toEqual({ kind: 'editor', id: expect.any(String), name: 'Eda Editor' });
     expect(entries[0].changed).toEqual(expect.arrayContaining(['title', 'content']));
     expect(entries[1].actor).toMatchObject({ kind: 'api-token', name: expect.stringMatching(/^test-full-access-/) });
+  });
+
+  it("names an editor's Publish of a live article a publish: of the changes it sends, or of those saved before, listing what changed", async () => {
+    const sent = await createByToken();
+    await editInAdmin(sent, 'Boats at noon', 'Grey water and four blue boats.');
+    const [publishedWithChanges] = (await list(editor, sent.id).expect(200)).body.data as RevisionEntry[];
+    expect(publishedWithChanges).toMatchObject({ number: 2, action: 'publish', actor: { kind: 'editor' } });
+    expect(publishedWithChanges.changed).toEqual(expect.arrayContaining(['title', 'content']));
+
+    const saved = await createByToken();
+    await editor.put(`${ARTICLES_PATH}/${saved.id}`, { title: 'Boats at dusk' }).expect(200);
+    await editor.post(`${ARTICLES_PATH}/${saved.id}/actions/publish`, {}).expect(200);
+    const entries = (await list(editor, saved.id).expect(200)).body.data as RevisionEntry[];
+    expect(entries.map((entry) => [entry.number, entry.action, entry.changed])).toEqual([
+      [3, 'publish', []],
+      [2, 'update', ['title', 'meta_title']],
+      [1, 'create', expect.any(Array)],
+    ]);
+    expect((await app.api().get(`/api/artikel/${saved.slug}`).expect(200)).body.data.title).toBe('Boats at dusk');
+
+    // Publishing again what is live already changes nothing, and keeps no revision.
+    await editor.post(`${ARTICLES_PATH}/${saved.id}/actions/publish`, {}).expect(200);
+    expect((await list(editor, saved.id).expect(200)).body.data).toHaveLength(3);
+  });
+
+  it("keeps naming an API token's change of a live article an update: it changed the text, and never left the site", async () => {
+    const article = await createByToken();
+    await app.api().patch(`/api/artikel/${article.slug}`).set(app.auth()).send({ title: 'Boats at night' }).expect(200);
+    const [changed] = (await list(editor, article.id).expect(200)).body.data as RevisionEntry[];
+    expect(changed).toMatchObject({ number: 2, action: 'update', actor: { kind: 'api-token' } });
   });
 
   it('shows what a revision changed in the title and content word by word', async () => {

@@ -18,9 +18,9 @@ export const keepRevisions =
     if (write.action === 'delete') return next();
     const revisions = getService(strapi, 'revisions');
     const { documentId } = write.params;
-    if (documentId !== undefined) await revisions.beforeWrite(documentId);
+    if (documentId !== undefined) await revisions.beforeWrite(documentId, write.action);
     const result = await next();
     const written = writtenDocumentId(write, result);
-    if (written !== null) await revisions.afterWrite(written);
+    if (written !== null) await revisions.afterWrite(written, write.action);
     return result;
   };

@@ -9,6 +9,12 @@ import type { RevisionActor } from '../domain/article-revisions';
 export interface WriteOrigin {
   actor?: RevisionActor;
   restoredFrom?: number;
+  /**
+   * A write of the plugin's own commands (the API, MCP): its revision is named by what it changed.
+   * Its document actions are its means, not what was asked (a PATCH of a live article updates and
+   * publishes again, and is an update), where an editor's Publish in the Content Manager is asked.
+   */
+  command?: true;
 }
 
 const origins = new AsyncLocalStorage<WriteOrigin>();

@@ -34,8 +34,13 @@ function generatedFields(stored: unknown): string[] {
  * newest text) with its category, whether a published row exists, and its photos. Read with SQL
  * in two queries, on every write of an article: the Document Service's populate costs several
  * times more, which a write with its revision would pay twice (see bench/revision-cost.js).
+ * `version: 'published'` reads the published row instead (what is live), the same way.
  */
-export async function articleSnapshot(strapi: Core.Strapi, documentId: string): Promise<ArticleSnapshot | null> {
+export async function articleSnapshot(
+  strapi: Core.Strapi,
+  documentId: string,
+  version: 'draft' | 'published' = 'draft',
+): Promise<ArticleSnapshot | null> {
   const knex = database(strapi);
   const draft = (await knex({ a: TABLES.articles })
     .leftJoin({ l: TABLES.articleCategoryLinks }, 'l.article_id', 'a.id')
@@ -50,7 +55,7 @@ export async function articleSnapshot(strapi: Core.Strapi, documentId: string): 
       knex(`${TABLES.articles} as p`).count('*').where('p.document_id', documentId).whereNotNull('p.published_at').as('published_rows'),
     )
     .where('a.document_id', documentId)
-    .whereNull('a.published_at')
+    .where((row) => (version === 'draft' ? row.whereNull('a.published_at') : row.whereNotNull('a.published_at')))
     .first()) as DraftRow | undefined;
   if (draft === undefined) return null;
   const photos = (await knex(TABLES.mediaLinks)

@@ -131,15 +131,17 @@ const articleWrites = ({ strapi }: { strapi: Core.Strapi }) => {
     const idempotency = getService(strapi, 'idempotency');
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await inTransaction(strapi, async () => {
-          const stored = mode.keyed === null ? null : await idempotency.hold(mode.keyed);
-          if (stored !== null) return { ...stored, replayed: true };
-          const answer = await work();
-          if (mode.dryRun) throw new DryRunOutcome(answer);
-          const { etag, ...kept } = answer;
-          if (mode.keyed !== null) await idempotency.remember(mode.keyed, kept);
-          return { ...answer, replayed: false, ...(etag === undefined ? {} : { etag }) };
-        });
+        return await withWriteOrigin({ command: true }, () =>
+          inTransaction(strapi, async () => {
+            const stored = mode.keyed === null ? null : await idempotency.hold(mode.keyed);
+            if (stored !== null) return { ...stored, replayed: true };
+            const answer = await work();
+            if (mode.dryRun) throw new DryRunOutcome(answer);
+            const { etag, ...kept } = answer;
+            if (mode.keyed !== null) await idempotency.remember(mode.keyed, kept);
+            return { ...answer, replayed: false, ...(etag === undefined ? {} : { etag }) };
+          }),
+        );
       } catch (error) {
         if (error instanceof DryRunOutcome) {
           const body = { ...(error.answer.body as object), meta: { dry_run: true } };

@@ -3,6 +3,8 @@ import {
   actionOf,
   type ArticleSnapshot,
   changedFields,
+  type ComparedField,
+  type RevisionAction,
   ARTICLE_TEXT_FIELDS,
   type RevisionActor,
   sameSnapshot,
@@ -46,6 +48,26 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const rows = () => revisionRows(strapi);
   // Per request (or scheduler run), the revision it keeps of each article it writes.
   const openRevisions = new WeakMap<object, Map<string, OpenRevision>>();
+  // Per request, the articles an editor's Publish puts saved changes of on the public site (see asksPublish).
+  const publishingChanges = new WeakMap<object, Set<string>>();
+
+  /**
+   * Whether this document action is a publish that was asked for as such: an editor's Publish in
+   * the Content Manager (or a script's), not the publish inside a command's write (see
+   * WriteOrigin.command). Its revision is named a publish even where the status stays published.
+   */
+  const asksPublish = (action: string): boolean => action === 'publish' && writeOrigin()?.command !== true;
+
+  /**
+   * Whether the draft holds changes the live version lacks (compared field by field: the Content
+   * Manager's Publish saves the form first, so the draft's time says nothing). False for an article
+   * that is not live.
+   */
+  const hasUnpublishedChanges = async (documentId: string): Promise<boolean> => {
+    const live = await articleSnapshot(strapi, documentId, 'published');
+    const draft = live === null ? null : await snapshotOf(documentId);
+    return draft !== null && live !== null && changedFields(live, draft).some((field) => field !== 'status' && field !== 'publish_at');
+  };
   let pruneTimer: NodeJS.Timeout | null = null;
 
   const snapshotOf = (documentId: string): Promise<ArticleSnapshot | null> => articleSnapshot(strapi, documentId);
@@ -68,8 +90,14 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
      * is kept now as a baseline. Takes the article's lock, so concurrent writes number their
      * revisions in turn.
      */
-    async beforeWrite(documentId: string): Promise<void> {
+    async beforeWrite(documentId: string, action: string): Promise<void> {
       if (getConfig(strapi, 'revisionsKeep') === 0) return;
+      const request = currentRequest(strapi);
+      if (asksPublish(action) && request !== undefined && (await hasUnpublishedChanges(documentId))) {
+        const publishing = publishingChanges.get(request) ?? new Set<string>();
+        publishing.add(documentId);
+        publishingChanges.set(request, publishing);
+      }
       // This request keeps a revision of it already (the same lock, the same baseline question).
       if (openIn()?.has(documentId)) return;
       await lockUntilCommit(strapi, `article:${documentId}`);
@@ -89,28 +117,42 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** After a write: the article as it now stands becomes its newest revision, or brings this request's revision of it up to date. */
-    async afterWrite(documentId: string): Promise<void> {
+    async afterWrite(documentId: string, documentAction: string): Promise<void> {
       if (getConfig(strapi, 'revisionsKeep') === 0) return;
       const snapshot = await snapshotOf(documentId);
       if (snapshot === null) return;
       const restoredFrom = writeOrigin()?.restoredFrom ?? null;
       const open = openIn();
       const kept = open?.get(documentId);
+      // An editor's Publish of a live article: of the changes it sends along (one request: update,
+      // then publish), or of changes saved before (the draft was ahead of the live version).
+      const published = asksPublish(documentAction) && snapshot.status === 'published';
+      const namedFor = (changed: ComparedField[], first: boolean): RevisionAction =>
+        published && !first && restoredFrom === null
+          ? 'publish'
+          : actionOf(changed, { first, restored: restoredFrom !== null }, snapshot.status);
       if (kept !== undefined) {
-        // A further action that changed nothing the revision holds (the publish after a PATCH's update of a live article).
-        if (sameSnapshot(kept.kept, snapshot)) return;
         const changed = changedFields(kept.previous, snapshot);
-        const action = actionOf(changed, { first: kept.previous === null, restored: restoredFrom !== null }, snapshot.status);
-        await rows().replace(kept.id, { action, changed, snapshot });
+        if (sameSnapshot(kept.kept, snapshot)) {
+          // A further action that changed nothing the revision holds (the publish after a PATCH's
+          // update of a live article), unless it is the editor's Publish of what the request saved.
+          if (!published || kept.previous === null) return;
+          await rows().replace(kept.id, { action: 'publish', changed, snapshot });
+          return;
+        }
+        await rows().replace(kept.id, { action: namedFor(changed, kept.previous === null), changed, snapshot });
         open?.set(documentId, { ...kept, kept: snapshot });
         return;
       }
       const latest = await rows().latest(documentId);
-      // A write that left the article as its newest revision has it (a publish of what is live, a save of nothing).
-      if (latest !== null && restoredFrom === null && sameSnapshot(latest.snapshot, snapshot)) return;
+      const request = currentRequest(strapi);
+      const putsSavedChangesLive = published && request !== undefined && publishingChanges.get(request)?.has(documentId) === true;
+      // A write that left the article as its newest revision has it (a publish of what is live, a
+      // save of nothing), but for an editor's Publish of changes saved before: that is a revision of its own.
+      if (latest !== null && restoredFrom === null && sameSnapshot(latest.snapshot, snapshot) && !putsSavedChangesLive) return;
       const changed = changedFields(latest?.snapshot ?? null, snapshot);
       const number = (latest?.number ?? 0) + 1;
-      const action = actionOf(changed, { first: latest === null, restored: restoredFrom !== null }, snapshot.status);
+      const action = namedFor(changed, latest === null);
       const id = await rows().insert({ documentId, number, action, actor: await currentActor(strapi), restoredFrom, changed, snapshot });
       open?.set(documentId, { id, number, previous: latest?.snapshot ?? null, kept: snapshot });
       await rows().keepNewest(documentId, number, getConfig(strapi, 'revisionsKeep'));
