@@ -185,6 +185,48 @@ describe('the Revisions panel, through the admin routes it calls', () => {
     expect(draft.title).toBe(article.title);
   });
 
+  it("compares any two versions: the older one's words removed, the newer one's added, whichever is asked first", async () => {
+    const article = await createByToken();
+    await editInAdmin(article, 'Boats at noon', article.content);
+    await editInAdmin(article, 'Boats at noon', article.content.replace('three red', 'four blue'));
+
+    const byDefault = (await detail(editor, article.id, 3).expect(200)).body.data as RevisionDetail & { compared_with: number | null };
+    expect(byDefault.compared_with).toBe(2);
+    // Against the version before it, only the content (and the summary made from it) changed.
+    expect(byDefault.text_changes.map((change) => change.field)).not.toContain('title');
+    expect(byDefault.text_changes.map((change) => change.field)).toContain('content');
+
+    const againstFirst = (await editor.get(`/artikel/revisions/${article.id}/3?against=1`).expect(200)).body.data as RevisionDetail & {
+      compared_with: number | null;
+    };
+    expect(againstFirst).toMatchObject({ number: 3, compared_with: 1 });
+    expect(againstFirst.text_changes.map((change) => change.field)).toEqual(expect.arrayContaining(['title', 'content']));
+    const title = againstFirst.text_changes.find((change) => change.field === 'title');
+    expect(
+      title?.parts
+        .filter((part) => part.kind === 'removed')
+        .map((part) => part.text)
+        .join(' '),
+    ).toMatch(/dawn/);
+    expect(
+      title?.parts
+        .filter((part) => part.kind === 'added')
+        .map((part) => part.text)
+        .join(' '),
+    ).toMatch(/noon/);
+
+    // Asked from the older side, the same difference: what the newer one holds is what was added.
+    const fromOlder = (await editor.get(`/artikel/revisions/${article.id}/1?against=3`).expect(200)).body.data as RevisionDetail;
+    expect(fromOlder.text_changes).toEqual(againstFirst.text_changes);
+    expect(fromOlder.article.title).toBe(article.title);
+
+    const unknown = await editor.get(`/artikel/revisions/${article.id}/3?against=9`).expect(404);
+    expect(unknown.body.error.message).toMatch(/no revision 9/);
+    const bad = await editor.get(`/artikel/revisions/${article.id}/3?against=first`).expect(400);
+    expect(bad.body.error.message).toMatch(/against must be a whole number/);
+    await editor.get(`/artikel/revisions/${article.id}/3?versus=1`).expect(400);
+  });
+
   it('refuses a bad number with a 400 naming number, an unknown revision or article with a 404, never a 5xx', async () => {
     const article = await createByToken();
     for (const bad of ['0', '-1', 'abc', '1.5', '99999999999']) {

@@ -72,8 +72,10 @@ async function revisionsOf(slug: string): Promise<RevisionEntry[]> {
   return (await app.api().get(`/api/artikel/${slug}/revisions`).set(app.auth()).expect(200)).body.data as RevisionEntry[];
 }
 
-async function revision(slug: string, number: number): Promise<RevisionDetail> {
-  return (await app.api().get(`/api/artikel/${slug}/revisions/${number}`).set(app.auth()).expect(200)).body.data as RevisionDetail;
+async function revision(slug: string, number: number): Promise<RevisionDetail & { compared_with: number | null }> {
+  return (await app.api().get(`/api/artikel/${slug}/revisions/${number}`).set(app.auth()).expect(200)).body.data as RevisionDetail & {
+    compared_with: number | null;
+  };
 }
 
 const restore = (slug: string, number: number, headers: Record<string, string> = {}) =>
@@ -154,6 +156,25 @@ describe('every write keeps a revision naming who made it', () => {
     expect(content?.parts.filter((part) => part.kind === 'removed').map((part) => part.text.trim())).toEqual(['grey']);
     const first = await revision(article.slug, 1);
     expect(first.article.content).toBe('The boats wait for the tide in the grey harbour.');
+  });
+
+  it('compares any two revisions with ?against=, read with fetch() as an automation tool would', async () => {
+    const article = await create({ content: 'Nets drying on the quay at dawn.' });
+    await patch(article.slug, { content: 'Nets drying on the quay at noon.' }).expect(200);
+    await patch(article.slug, { content: 'Red nets drying on the quay at noon.' }).expect(200);
+    const answer = await fetch(`${await app.baseUrl()}/api/artikel/${article.slug}/revisions/3?against=1`, { headers: app.auth() });
+    expect(answer.status).toBe(200);
+    const { data } = (await answer.json()) as { data: RevisionDetail & { compared_with: number | null } };
+    expect(data).toMatchObject({ number: 3, compared_with: 1 });
+    const content = data.text_changes.find((change) => change.field === 'content');
+    const added = content?.parts.filter((part) => part.kind === 'added').map((part) => part.text);
+    const removed = content?.parts.filter((part) => part.kind === 'removed').map((part) => part.text);
+    // Both edits at once: revision 2 in between is skipped over.
+    expect(added?.join(' ')).toMatch(/Red.*noon/);
+    expect(removed?.join(' ')).toMatch(/dawn/);
+    expect((await revision(article.slug, 2)).compared_with).toBe(1);
+    const missing = await app.api().get(`/api/artikel/${article.slug}/revisions/3?against=7`).set(app.auth()).expect(404);
+    expect(missing.body.error.message).toMatch(/no revision 7/);
   });
 });
 

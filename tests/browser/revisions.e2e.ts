@@ -191,4 +191,18 @@ describe('the Revisions panel of a production build', () => {
       await revisionsPanel(page).scrollIntoViewIfNeeded();
     },
   );
+
+  step(
+    'any two versions compare: the restore against the version it gave back shows no difference, against the one before it the undone words',
+    60_000,
+    async (page) => {
+      await revision(page, 3).getByRole('button', { name: 'Show changes' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Version 3: Restored version 1' });
+      await dialog.locator('ins', { hasText: 'six' }).first().waitFor();
+      await dialog.getByRole('combobox', { name: 'Compare with' }).click();
+      await page.getByRole('option', { name: 'Version 1: Created' }).click();
+      await dialog.getByText('The title, summary and content are the same in both versions', { exact: true }).waitFor();
+      expect(await dialog.locator('ins, del').count()).toBe(0);
+    },
+  );
 });

@@ -37,6 +37,8 @@ export interface TextChangeRecord {
 /** One revision whole: the list's entry, the article as it kept it, and its word changes. */
 export interface RevisionRecord extends RevisionEntryRecord {
   article: Record<string, unknown>;
+  /** The revision text_changes are told against: the one before it, or the one asked for with ?against=; null for the first. */
+  compared_with: number | null;
   text_changes: TextChangeRecord[];
 }
 
@@ -76,7 +78,8 @@ const encoded = encodeURIComponent;
 /** The admin routes' paths (see server/src/routes), for the admin's fetch client. */
 export const ADMIN_PATHS = {
   revisions: (documentId: string) => `/${PLUGIN_ID}/revisions/${encoded(documentId)}`,
-  revision: (documentId: string, number: number) => `/${PLUGIN_ID}/revisions/${encoded(documentId)}/${number}`,
+  revision: (documentId: string, number: number, against?: number) =>
+    `/${PLUGIN_ID}/revisions/${encoded(documentId)}/${number}${against === undefined ? '' : `?against=${against}`}`,
   restoreRevision: (documentId: string, number: number) => `/${PLUGIN_ID}/revisions/${encoded(documentId)}/${number}/restore`,
   trash: () => `/${PLUGIN_ID}/trash`,
   trashSettings: () => `/${PLUGIN_ID}/trash/settings`,

@@ -12,8 +12,8 @@ export function useArtikelApi() {
   return useMemo(
     () => ({
       revisions: async (documentId: string) => (await get<AdminAnswers['revisions']>(ADMIN_PATHS.revisions(documentId))).data,
-      revision: async (documentId: string, number: number) =>
-        (await get<AdminAnswers['revision']>(ADMIN_PATHS.revision(documentId, number))).data,
+      revision: async (documentId: string, number: number, against?: number) =>
+        (await get<AdminAnswers['revision']>(ADMIN_PATHS.revision(documentId, number, against))).data,
       restoreRevision: async (documentId: string, number: number): Promise<void> => {
         await post(ADMIN_PATHS.restoreRevision(documentId, number));
       },

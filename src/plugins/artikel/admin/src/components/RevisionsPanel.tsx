@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
-import { Box, Button, Dialog, Flex, Modal, TextButton, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Field, Flex, Modal, SingleSelect, SingleSelectOption, TextButton, Typography } from '@strapi/design-system';
 import { useNotification } from '@strapi/strapi/admin';
 import type {
   ActorRecord as Actor,
@@ -163,23 +163,32 @@ const WordDiff = ({ change }: { change: TextChange }) => {
 interface RevisionModalProps {
   documentId: string;
   entry: RevisionEntry;
+  /** Every kept version, newest first: any of them can be compared with this one. */
+  entries: RevisionEntry[];
   newest: boolean;
   onClose: () => void;
 }
 
+// The compare list's choice of the version just before (the server's default).
+const PREVIOUS = 'previous';
+
 /** One revision: what it changed in the title, summary and content, and a restore of it (behind a confirmation). */
-const RevisionModal = ({ documentId, entry, newest, onClose }: RevisionModalProps) => {
+const RevisionModal = ({ documentId, entry, entries, newest, onClose }: RevisionModalProps) => {
   const intl = useIntl();
   const { formatMessage } = intl;
   const api = useArtikelApi();
   const { toggleNotification } = useNotification();
   const [detail, setDetail] = useState<Loaded<RevisionDetail>>(null);
   const [restoring, setRestoring] = useState(false);
+  // The version compared with: the one before it, or any other the editor picks.
+  const [against, setAgainst] = useState<number | null>(null);
+  const others = entries.filter((other) => other.number !== entry.number);
 
   useEffect(() => {
     let current = true;
+    setDetail(null);
     api
-      .revision(documentId, entry.number)
+      .revision(documentId, entry.number, against ?? undefined)
       .then((answer) => {
         if (current) setDetail({ data: answer.data });
       })
@@ -189,7 +198,7 @@ const RevisionModal = ({ documentId, entry, newest, onClose }: RevisionModalProp
     return () => {
       current = false;
     };
-  }, [documentId, entry.number, api]);
+  }, [documentId, entry.number, against, api]);
 
   const restore = async () => {
     setRestoring(true);
@@ -229,6 +238,29 @@ const RevisionModal = ({ documentId, entry, newest, onClose }: RevisionModalProp
                 { who: actorText(intl, entry.actor), when: intl.formatDate(entry.created_at, { dateStyle: 'medium', timeStyle: 'short' }) },
               )}
             </Typography>
+            {others.length > 1 && (
+              <Field.Root name="compare-with">
+                <Field.Label>
+                  {formatMessage({ id: getTranslation('revisions.compare.label'), defaultMessage: 'Compare with' })}
+                </Field.Label>
+                <SingleSelect
+                  value={against === null ? PREVIOUS : String(against)}
+                  onChange={(value: string | number) => setAgainst(String(value) === PREVIOUS ? null : Number(value))}
+                >
+                  <SingleSelectOption value={PREVIOUS}>
+                    {formatMessage({ id: getTranslation('revisions.compare.previous'), defaultMessage: 'The version before it' })}
+                  </SingleSelectOption>
+                  {others.map((other) => (
+                    <SingleSelectOption key={other.number} value={String(other.number)}>
+                      {`${formatMessage(
+                        { id: getTranslation('revisions.compare.version'), defaultMessage: 'Version {number}' },
+                        { number: other.number },
+                      )}: ${actionText(intl, other)}`}
+                    </SingleSelectOption>
+                  ))}
+                </SingleSelect>
+              </Field.Root>
+            )}
             {detail === null ? (
               <Typography variant="omega">
                 {formatMessage({ id: getTranslation('revisions.loading'), defaultMessage: 'Loading…' })}
@@ -236,6 +268,13 @@ const RevisionModal = ({ documentId, entry, newest, onClose }: RevisionModalProp
             ) : detail === 'failed' ? (
               <Typography variant="omega" textColor="danger600">
                 {formatMessage({ id: getTranslation('revisions.detail.unavailable'), defaultMessage: 'This version could not be loaded' })}
+              </Typography>
+            ) : changes.length === 0 && against !== null ? (
+              <Typography variant="omega">
+                {formatMessage({
+                  id: getTranslation('revisions.compare.same'),
+                  defaultMessage: 'The title, summary and content are the same in both versions',
+                })}
               </Typography>
             ) : changes.length === 0 ? (
               <Typography variant="omega">
@@ -408,7 +447,9 @@ const RevisionList = ({ documentId, version }: { documentId: string; version: st
           <RevisionItem key={entry.number} entry={entry} onOpen={() => setOpen(entry)} />
         ))}
       </Box>
-      {open !== null && <RevisionModal documentId={documentId} entry={open} newest={open.number === newest} onClose={close} />}
+      {open !== null && (
+        <RevisionModal documentId={documentId} entry={open} entries={loaded.data} newest={open.number === newest} onClose={close} />
+      )}
     </Box>
   );
 };

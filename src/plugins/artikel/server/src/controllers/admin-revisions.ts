@@ -5,7 +5,7 @@ import { getConfig, getService } from '../infrastructure/get-service';
 import type { AdminAnswers } from '../../../shared/admin-api';
 import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
 import { validateNoParameters } from '../validation/read-queries';
-import { validateNoBody, validateRevisionNumber } from '../validation/revisions';
+import { validateNoBody, validateRevisionNumber, validateRevisionRead } from '../validation/revisions';
 
 type Context = {
   params: Record<string, string>;
@@ -41,13 +41,16 @@ const adminRevisionsController = ({ strapi }: { strapi: Core.Strapi }) => {
       } satisfies AdminAnswers['revisions'];
     },
 
-    /** One revision: the article as it kept it, and its word diff of title, summary and content. */
+    /** One revision: the article as it kept it, and its word diff of title, summary and content against the one before it or `against`. */
     async findOne(ctx: Context) {
-      const number = await validateRevisionNumber(ctx.params.number, ctx.query);
+      const { number, against } = await validateRevisionRead(ctx.params.number, ctx.query);
       const { documentId } = ctx.params;
       await permittedArticle(ctx, documentId);
-      const detail = await getService(strapi, 'revisions').detail(documentId, number);
-      if (detail === null) throw new errors.NotFoundError(`The article has no revision ${number}: the list shows those kept`);
+      const detail = await getService(strapi, 'revisions').detail(documentId, number, against);
+      if (detail === null || 'missing' in detail)
+        throw new errors.NotFoundError(
+          `The article has no revision ${detail === null ? number : detail.missing}: the list shows those kept`,
+        );
       ctx.set('Cache-Control', 'private, no-store');
       ctx.body = { data: revisionRecord(detail) } satisfies AdminAnswers['revision'];
     },

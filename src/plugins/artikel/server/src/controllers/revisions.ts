@@ -3,7 +3,7 @@ import { errors } from '@strapi/utils';
 import { apiTokenActor, commands } from '../commands';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { revisionEntryRecord, revisionRecord } from '../presenters/revision-records';
-import { validateNoBody, validateRevisionPath } from '../validation/revisions';
+import { validateNoBody, validateRevisionRead } from '../validation/revisions';
 import { validateCreateQuery, validateNoParameters, validateSlug } from '../validation/read-queries';
 import { type Context, respondWith, writeHeaders } from './http';
 
@@ -35,11 +35,14 @@ const revisionsController = ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** One revision: the article as it was, and what that write changed. */
   async revision(ctx: Context) {
-    const { slug, number } = await validateRevisionPath(ctx.params.slug, ctx.params.number, ctx.query);
+    const { number, against } = await validateRevisionRead(ctx.params.number, ctx.query);
+    const slug = await validateSlug(ctx.params.slug);
     const documentId = await commands(strapi).drafts.documentAt(apiTokenActor(ctx.state.auth?.credentials), slug);
-    const detail = await getService(strapi, 'revisions').detail(documentId, number);
-    if (detail === null)
-      throw new errors.NotFoundError(`The article has no revision ${number}: GET /api/artikel/${slug}/revisions lists those kept`);
+    const detail = await getService(strapi, 'revisions').detail(documentId, number, against);
+    if (detail === null || 'missing' in detail)
+      throw new errors.NotFoundError(
+        `The article has no revision ${detail === null ? number : detail.missing}: GET /api/artikel/${slug}/revisions lists those kept`,
+      );
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = { data: revisionRecord(detail) };
   },

@@ -5,6 +5,7 @@ import { rateLimitAddress } from '../utils/client-address';
 import { isSqlite } from './database-dialect';
 import { FairTurns } from './fair-turns';
 import { getConfig } from './get-service';
+import { oncePerStrapi } from './once-per-strapi';
 
 /** How many long reads run at once, each client's line, and each read's time (see config: ARTIKEL_SEARCH_*). */
 export interface SearchLimits {
@@ -20,14 +21,15 @@ export interface SearchLimits {
 const defaultReaders = (strapi: Core.Strapi): number =>
   isSqlite(strapi) ? Math.max(1, os.availableParallelism() - 1) : Math.max(2, os.availableParallelism());
 
-export function searchLimits(strapi: Core.Strapi): SearchLimits {
+// Settled at the start: read on every long read (the cores' count took 1 % of a search's time).
+export const searchLimits = oncePerStrapi((strapi: Core.Strapi): SearchLimits => {
   const readers = getConfig(strapi, 'searchReaders');
   return {
     readers: readers === 0 ? defaultReaders(strapi) : readers,
     perClient: getConfig(strapi, 'searchQueue'),
     budgetMs: getConfig(strapi, 'searchBudgetMs'),
   };
-}
+});
 
 interface RequestLike {
   request?: { ip?: string };

@@ -322,7 +322,7 @@ export function artikelTools(strapi: Core.Strapi) {
             }
             const { number } = await validateRevisionPath(slug, String(args.number), {});
             const detail = await getService(strapi, 'revisions').detail(documentId, number);
-            if (detail === null)
+            if (detail === null || 'missing' in detail)
               return refusal(`The article has no revision ${number}: call artikel_revisions without number for those kept`);
             const record = revisionRecord(detail);
             return success({ data: record }, revisionsText([record]));

@@ -43,6 +43,7 @@ export function revisionRecord(detail: RevisionDetail): RevisionRecord & { artic
   return {
     ...revisionEntryRecord(detail),
     article: articleOfSnapshot(detail.snapshot),
+    compared_with: detail.comparedWith,
     text_changes: detail.textChanges.map(textChangeRecord),
   };
 }

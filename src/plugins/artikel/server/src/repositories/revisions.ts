@@ -145,7 +145,10 @@ export function revisions(strapi: Core.Strapi) {
     },
 
     /** One revision of an article with its snapshot, and the snapshot of the one before it (what it changed is the difference). */
-    async withPrevious(documentId: string, number: number): Promise<{ revision: Revision; previous: ArticleSnapshot | null } | null> {
+    async withPrevious(
+      documentId: string,
+      number: number,
+    ): Promise<{ revision: Revision; previous: ArticleSnapshot | null; previousNumber: number | null } | null> {
       const rows = (await table()
         .select([...ENTRY_COLUMNS, 'snapshot'])
         .where('article_document_id', documentId)
@@ -157,7 +160,15 @@ export function revisions(strapi: Core.Strapi) {
       return {
         revision: { ...parseEntry(row), snapshot: parseSnapshot(row.snapshot) },
         previous: before === undefined ? null : parseSnapshot(before.snapshot),
+        previousNumber: before === undefined ? null : Number(before.number),
       };
+    },
+
+    /** The article as one of its revisions kept it; null when it has no such revision. */
+    async snapshotAt(documentId: string, number: number): Promise<ArticleSnapshot | null> {
+      const row = (await table().select('snapshot').where({ article_document_id: documentId, number }).first()) as
+        { snapshot: unknown } | undefined;
+      return row === undefined ? null : parseSnapshot(row.snapshot);
     },
 
     /** A deleted article's revisions go with it. */

@@ -34,6 +34,8 @@ interface OpenRevision {
 /** A revision with what it changed in the title, summary and content, for a reader comparing versions. */
 export interface RevisionDetail extends Revision {
   textChanges: TextChange[];
+  /** The revision the text changes are told against (the one before it, unless another was asked); null for the first. */
+  comparedWith: number | null;
 }
 
 /**
@@ -163,11 +165,20 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       return rows().list(documentId);
     },
 
-    /** One revision with what it changed from the one before it; null when the article has no such revision. */
-    async detail(documentId: string, number: number): Promise<RevisionDetail | null> {
+    /**
+     * One revision with what it changed from the one before it, or from revision `against` (any
+     * two versions compared: the older one's words removed, the newer one's added); null when the
+     * article has no such revision, `{ missing }` when it has no revision `against`.
+     */
+    async detail(documentId: string, number: number, against: number | null = null): Promise<RevisionDetail | { missing: number } | null> {
       const found = await rows().withPrevious(documentId, number);
       if (found === null) return null;
-      return { ...found.revision, textChanges: textChanges(found.previous, found.revision.snapshot) };
+      if (against === null)
+        return { ...found.revision, textChanges: textChanges(found.previous, found.revision.snapshot), comparedWith: found.previousNumber };
+      const other = await rows().snapshotAt(documentId, against);
+      if (other === null) return { missing: against };
+      const [older, newer] = against < number ? [other, found.revision.snapshot] : [found.revision.snapshot, other];
+      return { ...found.revision, textChanges: textChanges(older, newer), comparedWith: against };
     },
 
     /** The article as it stands now (in this transaction), as a revision would keep it. */

@@ -1,25 +1,38 @@
 import { yup } from '@strapi/utils';
 import { positiveWholeNumber, validateNoParameters, validateSlug } from './read-queries';
-import { fieldError, type InferInput, validateInput, validationError } from './validate';
+import { fieldError, type InferInput, validateInput, validateQuery, validationError } from './validate';
 
 // Revision numbers are stored as 32-bit integers on both stores; a larger one names no revision, and PostgreSQL could not compare it.
 const LARGEST_NUMBER = 2_147_483_647;
 
-const revisionPathSchema = yup
-  .object({
-    number: positiveWholeNumber('number').test(
-      'stored-integer',
-      `number must be at most ${LARGEST_NUMBER}`,
-      (value) => value === undefined || Number(value) <= LARGEST_NUMBER,
-    ),
-  })
-  .noUnknown();
+const revisionNumber = (name: string) =>
+  positiveWholeNumber(name).test(
+    'stored-integer',
+    `${name} must be at most ${LARGEST_NUMBER}`,
+    (value) => value === undefined || Number(value) <= LARGEST_NUMBER,
+  );
+
+const revisionPathSchema = yup.object({ number: revisionNumber('number') }).noUnknown();
+
+// One revision's read: what it changed is told against the revision before it, or against `against`.
+const revisionReadSchema = yup.object({ against: revisionNumber('against') }).noUnknown();
 
 /** A revision's number in the path; no query parameters. The admin's routes name the article by its document id, not its slug. */
 export async function validateRevisionNumber(number: string, query: unknown): Promise<number> {
   await validateNoParameters(query);
   const raw = await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'The path');
   return Number(raw.number);
+}
+
+/**
+ * A revision's number in the path, and optionally `against`, the revision its text is compared
+ * with (by default the one before it); no other query parameter. The admin's routes name the
+ * article by its document id.
+ */
+export async function validateRevisionRead(number: string, query: unknown): Promise<{ number: number; against: number | null }> {
+  const raw = await validateQuery<InferInput<typeof revisionReadSchema>>(revisionReadSchema, query);
+  const revision = await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'The path');
+  return { number: Number(revision.number), against: raw.against === undefined ? null : Number(raw.against) };
 }
 
 /** The article's slug and a revision's number in the path; no query parameters. */
