@@ -36,9 +36,9 @@ const adminConfig = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Admi
   // may leave the admin panel's pages out; its admin API routes (and data transfer) still answer.
   serveAdminPanel: env.bool('SERVE_ADMIN_PANEL', true),
   // Preview opens an article on the public site (SITE_ARTICLE_URL, see the artikel plugin's
-  // preview service); without a site it is switched off, so the admin offers no dead "Set up preview".
+  // preview service); without a site, on the service's own preview page (the demo's case).
   preview: {
-    enabled: siteOrigin(env('SITE_ARTICLE_URL', '')) !== null,
+    enabled: true,
     config: {
       allowedOrigins: [siteOrigin(env('SITE_ARTICLE_URL', '')) ?? "'self'"],
       async handler(uid: string, params: { documentId?: string; status?: string }) {

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../infrastructure/get-service';
 import { withSingleParameters } from '../presenters/links';
-import { validateFeedQuery, validateNoParameters, validateSitemapFile } from '../validation/read-queries';
+import { validateFeedQuery, validateNoParameters, validatePreviewPageQuery, validateSitemapFile } from '../validation/read-queries';
 import { FEED_CONTENT_TYPES } from '../services/feeds';
 import { apiBase, type Context } from './http';
 
@@ -39,6 +39,21 @@ const publishingController = ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Robots-Tag', 'noindex');
     ctx.body = { data: draft };
+  },
+
+  /** The service's own page of the article a preview token grants (see presenters/preview-page.ts). */
+  async previewPage(ctx: Context) {
+    const version = await validatePreviewPageQuery(ctx.query);
+    const html = await getService(strapi, 'preview').pageFor(ctx.params.token, version);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Robots-Tag', 'noindex');
+    // No script at all; photos from wherever the article's cover or content links them; framed only by the admin.
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
+    );
+    ctx.set('Content-Type', 'text/html; charset=utf-8');
+    ctx.body = html;
   },
 });
 

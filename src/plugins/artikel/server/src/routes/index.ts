@@ -52,6 +52,8 @@ export default {
       },
       // Two segments, so no article slug can shadow it: the public site exchanges a signed preview token for a draft.
       { method: 'GET', path: '/preview/:token', handler: 'publishing.preview', config: publicRead },
+      // The service's own preview page, for a studio without a site (no SITE_ARTICLE_URL): the admin's Preview opens it.
+      { method: 'GET', path: '/preview/:token/page', handler: 'publishing.previewPage', config: publicRead },
       // Only Strapi API tokens may publish: full access, or a custom token holding artikel.create.
       // Route middlewares run after authentication, so the rate limit knows the token.
       {

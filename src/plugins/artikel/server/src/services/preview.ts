@@ -4,6 +4,7 @@ import { errors } from '@strapi/utils';
 import { ARTICLE_UID } from '../constants';
 import type { FullArticle } from '../presenters/article-records';
 import { getConfig, getService } from '../infrastructure/get-service';
+import { previewPage } from '../presenters/preview-page';
 import { fillUrlPattern, signPreviewToken, verifyPreviewToken } from '../utils/preview-tokens';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -33,7 +34,8 @@ const preview = ({ strapi }: { strapi: Core.Strapi }) => {
     /** The URL the admin's Preview opens for a document, or null when there is none to show. */
     async url(uid: string, { documentId, status }: { documentId?: string; status?: string }): Promise<string | null> {
       const articlePattern = getConfig(strapi, 'siteArticleUrl');
-      if (uid !== ARTICLE_UID || !documentId || articlePattern === '') return null;
+      if (uid !== ARTICLE_UID || !documentId) return null;
+      if (articlePattern === '') return this.ownPageUrl(documentId, status === 'published' ? 'published' : 'draft');
       const isDraft = status !== 'published';
       // Who made the article, for roles that may read only their own (the Author's "is creator").
       const article = await strapi
@@ -47,6 +49,28 @@ const preview = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!this.mayReadDraft(article)) return null;
       const token = signPreviewToken(signingKey(), documentId, nowSeconds() + getConfig(strapi, 'previewLinkMinutes') * 60);
       return fillUrlPattern(getConfig(strapi, 'sitePreviewUrl'), { slug, token });
+    },
+
+    /**
+     * Without a site of the studio's own: the service's own preview page of either version, through
+     * a signed link (relative: the admin frames it from the same origin), for an editor who may
+     * read the draft (the link reads it without the admin).
+     */
+    async ownPageUrl(documentId: string, version: 'draft' | 'published'): Promise<string | null> {
+      const draft = await strapi
+        .documents(ARTICLE_UID)
+        .findOne({ documentId, status: 'draft', fields: ['slug'], populate: { createdBy: { fields: ['id'] } } });
+      if (!draft || !this.mayReadDraft(draft)) return null;
+      const token = signPreviewToken(signingKey(), documentId, nowSeconds() + getConfig(strapi, 'previewLinkMinutes') * 60);
+      return `/api/artikel/preview/${encodeURIComponent(token)}/page${version === 'published' ? '?version=published' : ''}`;
+    },
+
+    /** The service's own preview page of the article a token grants: its draft, or its published version. */
+    async pageFor(token: string, version: 'draft' | 'published'): Promise<string> {
+      const documentId = verifyPreviewToken(signingKey(), token, nowSeconds());
+      if (documentId === null) throw new errors.NotFoundError('This preview link is invalid or has expired');
+      const article = await getService(strapi, 'article-reads').fullArticle(documentId, version);
+      return previewPage(article, getConfig(strapi, 'language'));
     },
 
     /**

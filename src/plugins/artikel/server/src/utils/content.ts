@@ -101,6 +101,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>]/g, (character) => HTML_ESCAPES[character]);
 }
 
+const ATTRIBUTE_ESCAPES: Record<string, string> = { ...HTML_ESCAPES, '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML that shows it as it is also inside an attribute's quotes (either kind). */
+export function escapeHtmlAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => ATTRIBUTE_ESCAPES[character]);
+}
+
 // Where a heading, paragraph, list item, quote or table row ends; a line break inside one is only a space.
 const BLOCK_END = /<\/(p|h[1-6]|li|blockquote|div|pre|figcaption|figure|tr|table|ul|ol|section|article)>/gi;
 const LINE_BREAK = /<br\s*\/?>/gi;

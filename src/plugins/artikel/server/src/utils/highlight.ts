@@ -1,3 +1,4 @@
+import { escapeHtmlAttribute as escaped } from './content';
 import { foldCase } from './search-words';
 import { mayHaveStem, stemCores, stemsOf } from './word-stems';
 
@@ -26,9 +27,6 @@ const ELLIPSIS = '…';
 // text of many distinct words that could share a stem with a short one.
 const MAX_STEMMED_WORDS = 2_000;
 const WORD = /[\p{L}\p{N}]+/gu;
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escaped = (text: string): string => text.replace(/[&<>"']/g, (character) => ESCAPES[character]);
 
 /**
  * The text folded as a search folds it (foldCase of the whole text, as the search's own SQL function

@@ -63,6 +63,16 @@ export const listQuerySchema = yup.object({
 
 const noParametersSchema = yup.object({});
 
+const previewPageSchema = yup.object({
+  version: textValue().oneOf(['draft', 'published'], 'version must be draft or published (by default draft)'),
+});
+
+/** The version a preview page shows (`version`, by default the draft); nothing else. */
+export async function validatePreviewPageQuery(query: unknown): Promise<'draft' | 'published'> {
+  const raw = await validateQuery<InferInput<typeof previewPageSchema>>(previewPageSchema, query);
+  return raw.version === 'published' ? 'published' : 'draft';
+}
+
 export interface ListQuery {
   words: string[];
   kategori: string | null;
