@@ -434,6 +434,18 @@ describe("an editor's day in the admin of a production build", () => {
     await viewsPanel().getByText(`${walk.views} reads on the public site`, { exact: true }).waitFor();
   });
 
+  step("without a site of the studio's own, the edit view's Preview shows the article on the service's own page", 60_000, async () => {
+    if (!walk.editUrl) throw new Error('no article to look at: the step that creates it failed');
+    await page.goto(walk.editUrl);
+    await page.getByRole('heading', { name: ARTICLE.title, level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Open preview' }).click();
+    const frame = page.frameLocator('iframe').first();
+    await frame.getByRole('heading', { name: ARTICLE.title, level: 1 }).waitFor();
+    await frame.getByText(/^Pratinjau · /).waitFor();
+    await page.goto(walk.editUrl);
+    await page.getByRole('heading', { name: ARTICLE.title, level: 1 }).waitFor();
+  });
+
   step(
     'an editor who switches the admin to Indonesian sees the article list, the Views panel and the field labels and help texts in Indonesian',
     90_000,

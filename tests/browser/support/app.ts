@@ -232,7 +232,7 @@ export async function startProductionApp(folder: string): Promise<ProductionApp>
     STUDIO_NAME,
     DATABASE_CLIENT: 'sqlite',
     DATABASE_FILENAME: path.join(folder, 'data.db'),
-    SITE_ARTICLE_URL: '', // no public site: the admin's preview stays off
+    SITE_ARTICLE_URL: '', // no public site: the admin's preview shows the service's own page
     SITE_PREVIEW_URL: '',
     APP_KEYS: [secret(), secret()].join(','),
     API_TOKEN_SALT: secret(),
