@@ -7,7 +7,7 @@ import indonesian from './translations/id.json';
  * notifications: with them on, every page load of every editor's browser asks api.github.com for
  * Strapi's latest release (the editors' privacy and time; an operator upgrades Strapi, not them).
  * Strapi's own Indonesian lacks about half of the admin's and the Content Manager's strings and the
- * whole Media Library: translations/id.json supplies them (1,161 strings) and corrects three of its
+ * whole Media Library: translations/id.json supplies them (1,168 strings) and corrects three of its
  * own (the slug's "regenerate" button read "diperbarui", "updated").
  */
 export default {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createWorkFolder, startProductionApp, stopAllChildren, STUDIO_NAME, type ProductionApp } from './support/app';
+import { englishOn } from './support/english-strings';
 import { PageMonitor } from './support/monitor';
 import { gradientPng } from './support/png';
 import { eventually } from '../helpers/eventually';
@@ -200,7 +201,7 @@ async function onEditView(title: string): Promise<void> {
 }
 
 async function openArticleFromList(title: string): Promise<void> {
-  await page.getByRole('link', { name: 'Content Manager' }).click();
+  await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
   await page.getByRole('link', { name: 'Article', exact: true }).click();
   await page.getByRole('gridcell', { name: title, exact: true }).click();
   await page.getByRole('heading', { name: title, level: 1 }).waitFor();
@@ -345,7 +346,7 @@ describe("an editor's day in the admin of a production build", () => {
   });
 
   step('a category created in the Content Manager with only a name is listed by the API with a generated slug', 60_000, async () => {
-    await page.getByRole('link', { name: 'Content Manager' }).click();
+    await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
     await page.getByRole('link', { name: 'Category', exact: true }).click();
     await page.getByRole('heading', { name: 'Category', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Create new entry' }).first().click();
@@ -452,7 +453,7 @@ describe("an editor's day in the admin of a production build", () => {
     async () => {
       await chooseInterfaceLanguage('Indonesian', 'id');
       await page.goto(`${baseUrl()}/admin`);
-      await page.getByRole('link', { name: 'Content Manager' }).click();
+      await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
       await page.getByRole('link', { name: 'Artikel', exact: true }).click();
       await page.getByRole('heading', { name: 'Artikel', level: 1 }).waitFor();
       await page.getByRole('grid').getByText('Terbitkan pada', { exact: true }).waitFor();
@@ -478,6 +479,27 @@ describe("an editor's day in the admin of a production build", () => {
         expect(await page.getByText(english, { exact: true }).count()).toBe(0);
     },
   );
+
+  step('no screen the Indonesian editor opens shows a string of the English admin', 120_000, async () => {
+    if (!walk.editUrl) throw new Error('no article to look at: the step that creates it failed');
+    const screens: Array<[string, string]> = [
+      ['home', `${baseUrl()}/admin`],
+      ['article list', `${baseUrl()}/admin/content-manager/collection-types/api::article.article`],
+      ['edit view', walk.editUrl],
+      ['Media Library', `${baseUrl()}/admin/plugins/upload`],
+      ['trash', `${baseUrl()}/admin/plugins/artikel/trash`],
+      ['profile', `${baseUrl()}/admin/me`],
+    ];
+    const found: string[] = [];
+    for (const [name, url] of screens) {
+      await page.goto(url);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // Lazy parts (widgets, panels) have their moment to render.
+      await page.waitForLoadState('networkidle');
+      for (const english of await englishOn(page, [ADMIN.firstname, ARTICLE.title, STUDIO_NAME, 'ID'])) found.push(`${name}: ${english}`);
+    }
+    expect(found).toEqual([]);
+  });
 
   step('an Indonesian editor types a publish time with a colon or with a dot, and the time field takes both', 60_000, async () => {
     await page.goto(`${baseUrl()}/admin/content-manager/collection-types/api::article.article/create`);
@@ -711,7 +733,7 @@ describe("an editor's day in the admin of a production build", () => {
       await page.waitForTimeout(due.getTime() - Date.now() + 1_000);
       due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
     }
-    await page.getByRole('link', { name: 'Content Manager' }).click();
+    await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
     await page.getByRole('link', { name: 'Article', exact: true }).click();
     await page.getByRole('link', { name: 'Create new entry' }).first().click();
     await page.getByRole('heading', { name: 'Create an entry', level: 1 }).waitFor();

@@ -246,7 +246,7 @@ describe('the trash in the admin of a production build', () => {
     });
     expect(posted.status).toBe(201);
     const { slug } = (posted.body as { data: { slug: string } }).data;
-    await page.getByRole('link', { name: 'Content Manager' }).click();
+    await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
     await page.getByRole('link', { name: 'Article', exact: true }).click();
     await page.getByRole('gridcell', { name: title, exact: true }).click();
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
@@ -265,7 +265,7 @@ describe('the trash in the admin of a production build', () => {
     expect(await trashRow(title).innerText()).toContain(slug);
     await closeNotices();
     // The steps below start from an empty trash, and open the Trash page anew.
-    await page.getByRole('link', { name: 'Content Manager' }).click();
+    await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
     expect((await call('DELETE', `/artikel/trash/${(posted.body as { data: { id: string } }).data.id}`, { bearer: jwt })).status).toBe(204);
   });
 
