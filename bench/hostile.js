@@ -7,7 +7,13 @@
 // again while the hostile request runs. Reports how long the cached reads waited (the target: at
 // most 100 ms at 100,000 articles) and what the hostile request answered, and how long it took.
 //
-//   node bench/hostile.js [--articles 100000] [--repeat 3] [--skip-build]
+// Then a flood (issue "Search"): --flooders connections from one address send the costliest
+// searches they can (ten short words, sort=relevance, distinct each time) for --flood-seconds,
+// while another client (a read token: a line of its own) sends plain uncached searches one at a
+// time and the cached read is sent beside them. Reports the other client's p50/p99 (target: p99 at
+// most 250 ms at 100,000 articles), the cached read's, and what the flood was answered.
+//
+//   node bench/hostile.js [--articles 100000] [--repeat 3] [--flooders 8] [--flood-seconds 20] [--skip-build]
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -16,8 +22,11 @@ const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
 const { createToken, percentile, startApp, stopServer } = require('./lib/side-runs');
 const { sqliteStore } = require('./lib/store');
+const { searchWordSample } = require('./lib/endpoints');
+const { createArticleGenerator } = require('./lib/article-generator');
 
 const TARGET_MS = 100;
+const FLOOD_TARGET_MS = 250;
 const CACHED_READ = '/api/artikel/categories';
 
 /** The hostile requests, each as an anonymous visitor (searches, lists) or a token's dry run would send it. */
@@ -99,8 +108,75 @@ async function underAttack(baseUrl, headers, request, round) {
   return { ...(await hostile), waits };
 }
 
+/** Milliseconds of one GET, with its status. */
+async function timedGet(url, headers = {}) {
+  const sent = performance.now();
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - sent };
+}
+
+/**
+ * The flood: `flooders` connections of one client sending distinct costly searches, while another
+ * client (with a token: its own line) searches one word at a time, uncached (a page size of its
+ * own each time), and the cached read is sent beside it.
+ */
+async function flood(baseUrl, readToken, { flooders, seconds }) {
+  const shortWords = [
+    ...new Set(
+      createArticleGenerator()
+        .realWords.map((word) => word.slice(0, 3))
+        .filter((word) => word.length === 3),
+    ),
+  ];
+  const words = searchWordSample();
+  let stop = false;
+  let sent = 0;
+  const floodStatuses = /** @type {Record<string, number>} */ ({});
+  const flooder = async (index) => {
+    for (let n = 0; !stop; n += 1) {
+      const picked = Array.from({ length: 10 }, (_unused, k) => shortWords[(index * 7919 + n * 104729 + k * 31) % shortWords.length]);
+      sent += 1;
+      const { status } = await timedGet(`${baseUrl}/api/artikel?q=${picked.join('%20')}&sort=relevance&limit=${1 + (n % 50)}`);
+      floodStatuses[status] = (floodStatuses[status] ?? 0) + 1;
+    }
+  };
+  const other = {
+    searches: /** @type {number[]} */ ([]),
+    cached: /** @type {number[]} */ ([]),
+    statuses: /** @type {Record<string, number>} */ ({}),
+  };
+  const otherClient = async () => {
+    for (let n = 0; !stop; n += 1) {
+      const search = await timedGet(`${baseUrl}/api/artikel?q=${encodeURIComponent(words[n % words.length])}&limit=${1 + (n % 97)}`, {
+        Authorization: `Bearer ${readToken}`,
+      });
+      other.statuses[search.status] = (other.statuses[search.status] ?? 0) + 1;
+      if (search.status === 200) other.searches.push(search.ms);
+      const cached = await timedGet(`${baseUrl}${CACHED_READ}`);
+      if (cached.status === 200) other.cached.push(cached.ms);
+    }
+  };
+  const running = [...Array.from({ length: flooders }, (_unused, index) => flooder(index)), otherClient()];
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  stop = true;
+  await Promise.all(running);
+  return {
+    flooders,
+    seconds,
+    floodRequests: sent,
+    floodStatuses,
+    otherStatuses: other.statuses,
+    otherSearches: other.searches.length,
+    otherSearchP50Ms: percentile(other.searches, 50),
+    otherSearchP99Ms: percentile(other.searches, 99),
+    cachedP99Ms: percentile(other.cached, 99),
+    targetMs: FLOOD_TARGET_MS,
+  };
+}
+
 async function main() {
-  const options = parseArgs(process.argv.slice(2), { articles: 100000, repeat: 3, skipBuild: false });
+  const options = parseArgs(process.argv.slice(2), { articles: 100000, repeat: 3, flooders: 8, floodSeconds: 20, skipBuild: false });
   const createdAt = new Date().toISOString();
   const buildInfo = build(options.skipBuild);
   const seedInfo = await seed(options.articles, 'sqlite');
@@ -110,6 +186,8 @@ async function main() {
   const baseUrl = `http://127.0.0.1:${server.port}`;
   const headers = { Authorization: `Bearer ${token}` };
   const requests = [];
+  /** @type {Awaited<ReturnType<typeof flood>> | undefined} */
+  let floodFigures;
   try {
     /** @type {any} */
     const categories = await (await fetch(`${baseUrl}${CACHED_READ}`)).json();
@@ -130,6 +208,11 @@ async function main() {
         `[hostile] ${figures.label}: ${figures.statuses.join('/')} in ${figures.hostileMs.join(', ')} ms; cached read max ${figures.cachedMaxMs ?? '-'} ms over ${figures.cachedReads} reads (target ${TARGET_MS} ms)`,
       );
     }
+    const flooded = await flood(baseUrl, createToken(store), { flooders: options.flooders, seconds: options.floodSeconds });
+    floodFigures = flooded;
+    say(
+      `[hostile] ${flooded.flooders} connections flooding costly searches for ${flooded.seconds} s (${flooded.floodRequests} sent, answered ${JSON.stringify(flooded.floodStatuses)}): another client's uncached search p50 ${flooded.otherSearchP50Ms} ms, p99 ${flooded.otherSearchP99Ms} ms over ${flooded.otherSearches} (target p99 ${FLOOD_TARGET_MS} ms; answered ${JSON.stringify(flooded.otherStatuses)}); cached read p99 ${flooded.cachedP99Ms} ms`,
+    );
   } finally {
     await stopServer(server);
   }
@@ -146,6 +229,7 @@ async function main() {
     targetMs: TARGET_MS,
     worstCachedMs: worst,
     requests,
+    flood: floodFigures ?? null,
   };
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const name = `hostile-${options.articles}`;
