@@ -20,12 +20,9 @@
 //
 // Target (issue 37): a cursor page costs the same at page 10,000 as at page 1.
 
-const fs = require('node:fs');
-const path = require('node:path');
 const { parseArgs } = require('./lib/args');
 const { median } = require('./lib/median');
-const { build, gitState, machine, say, seed } = require('./lib/run-steps');
-const { RESULTS_DIR } = require('./lib/server-env');
+const { build, gitState, machine, say, seed, writeLatestResults } = require('./lib/run-steps');
 const { startApp, stopServer } = require('./lib/side-runs');
 const { sqliteStore } = require('./lib/store');
 
@@ -154,10 +151,7 @@ async function main() {
       byDepth,
       ratios,
     };
-    fs.mkdirSync(RESULTS_DIR, { recursive: true });
-    const file = path.join(RESULTS_DIR, `latest-deep-paging-${options.articles}.json`);
-    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-    say(`[deep-paging] results in ${path.relative(process.cwd(), file)}`);
+    writeLatestResults(`deep-paging-${options.articles}`, results);
   } finally {
     await stopServer(server);
   }

@@ -20,14 +20,11 @@
 //
 // Target: a write with its revision costs at most 10 % more than without.
 
-const fs = require('node:fs');
-const path = require('node:path');
 const Database = require('better-sqlite3');
 const { parseArgs } = require('./lib/args');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { median } = require('./lib/median');
-const { build, gitState, machine, say, seed } = require('./lib/run-steps');
-const { RESULTS_DIR } = require('./lib/server-env');
+const { build, gitState, machine, say, seed, writeLatestResults } = require('./lib/run-steps');
 const { createToken, percentile, privateCopy, startApp, stopServer } = require('./lib/side-runs');
 const { CATEGORIES } = require('./lib/vocabulary');
 
@@ -245,10 +242,7 @@ async function main() {
       cost,
       storage,
     };
-    fs.mkdirSync(RESULTS_DIR, { recursive: true });
-    const file = path.join(RESULTS_DIR, `latest-revision-cost-${options.articles}.json`);
-    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-    say(`[revision-cost] results in ${path.relative(process.cwd(), file)}`);
+    writeLatestResults(`revision-cost-${options.articles}`, results);
     if (cost.patchCostRatio > 1.1 || cost.postCostRatio > 1.1) process.exitCode = 1;
   } finally {
     for (const server of servers) {

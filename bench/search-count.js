@@ -18,13 +18,10 @@
 //
 // Targets (issue "Search"): uncached q p50 ≤ 10 ms at 100,000 articles, ≤ 25 ms at 1,000,000.
 
-const fs = require('node:fs');
-const path = require('node:path');
 const { parseArgs } = require('./lib/args');
 const { median, middleOf } = require('./lib/median');
 const { runLoad } = require('./lib/load-client');
-const { build, gitState, machine, say, seed } = require('./lib/run-steps');
-const { RESULTS_DIR } = require('./lib/server-env');
+const { build, gitState, machine, say, seed, writeLatestResults } = require('./lib/run-steps');
 const { startApp, stopServer } = require('./lib/side-runs');
 const { sqliteStore } = require('./lib/store');
 const { searchWordSample } = require('./lib/endpoints');
@@ -115,10 +112,7 @@ async function main() {
     rounds,
     figures,
   };
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, `latest-search-count-${options.articles}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  say(`\nWrote ${path.relative(process.cwd(), file)}`);
+  writeLatestResults(`search-count-${options.articles}`, results);
 }
 
 main().catch((error) => {

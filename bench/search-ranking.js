@@ -26,14 +26,12 @@
 // Targets (issue 33): relevance p50 within 1.5× of newest for the same q, and at least 10× faster
 // than the LIKE scan; views within 1.3× of the list; the highlight adds at most 10 % to a search's p50.
 
-const fs = require('node:fs');
 const path = require('node:path');
 const Database = require('better-sqlite3');
 const { parseArgs } = require('./lib/args');
 const { median, middleOf } = require('./lib/median');
 const { runLoad } = require('./lib/load-client');
-const { build, gitState, machine, say, seed } = require('./lib/run-steps');
-const { RESULTS_DIR } = require('./lib/server-env');
+const { build, gitState, machine, say, seed, writeLatestResults } = require('./lib/run-steps');
 const { startApp, stopServer } = require('./lib/side-runs');
 const { sqliteStore } = require('./lib/store');
 const { searchWordSample } = require('./lib/endpoints');
@@ -251,10 +249,7 @@ async function main() {
     targets: TARGETS,
     figures,
   };
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, `latest-search-ranking-${options.articles}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  say(`\nWrote ${path.relative(process.cwd(), file)}`);
+  writeLatestResults(`search-ranking-${options.articles}`, results);
 }
 
 main().catch((error) => {

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fork, spawnSync } = require('node:child_process');
-const { APP_DIR, BENCH_DIR, randomSecrets } = require('./server-env');
+const { APP_DIR, BENCH_DIR, RESULTS_DIR, randomSecrets } = require('./server-env');
 
 const say = (text) => process.stdout.write(`${text}\n`);
 const seconds = (start) => (Date.now() - start) / 1000;
@@ -70,4 +70,17 @@ function machine() {
   };
 }
 
-module.exports = { build, gitState, machine, say, seconds, seed };
+/**
+ * Writes a benchmark's results as bench/results/latest-<name>.json (the latest figures only: earlier
+ * runs are in git's history) and says where.
+ * @param {string} name
+ * @param {object} results
+ */
+function writeLatestResults(name, results) {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `latest-${name}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  say(`[${name}] results in ${path.relative(process.cwd(), file)}`);
+}
+
+module.exports = { build, gitState, machine, say, seconds, seed, writeLatestResults };
