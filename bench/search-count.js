@@ -60,8 +60,7 @@ async function main() {
       const server = await startApp({
         store,
         name: `search-count-${name}`,
-        // The load generator is one client with 20 connections: its searches may all wait their turn.
-        extra: { ARTIKEL_READ_CACHE_MB: '0', ARTIKEL_SEARCH_QUEUE: '64', ...VARIANTS[/** @type {keyof typeof VARIANTS} */ (name)] },
+        extra: { ARTIKEL_READ_CACHE_MB: '0', ...VARIANTS[/** @type {keyof typeof VARIANTS} */ (name)] },
       });
       try {
         // How many of the words' totals are lower bounds on this server.
