@@ -35,12 +35,16 @@ beforeAll(async () => {
   app = await startStrapi();
   await createArticle(app.strapi, { title: 'Harbour at dawn', slug: 'harbour-at-dawn' });
   // Strapi's own strapi::security by itself (the app's registry holds it extended), built from the
-  // app's middleware config, which gives it none. Loaded by its file: @strapi/core exports no deep paths.
+  // config the app's middleware list gives it: none of the app's own in this setting, but the
+  // frame-src Strapi's preview adds for its frame. Loaded by its file: @strapi/core exports no deep paths.
   const securityFile = path.join(path.dirname(require.resolve('@strapi/core/package.json')), 'dist/middlewares/security.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file by its path, which an import cannot name
   const factory = (require(securityFile) as { security: (config: object, context: { strapi: Core.Strapi }) => Koa.Middleware }).security;
   const alone = new Koa();
-  alone.use(factory({}, { strapi: app.strapi }));
+  const configured = (app.strapi.config.get('middlewares') as Array<string | { name?: string; config?: object }>).find(
+    (entry): entry is { name: string; config?: object } => typeof entry === 'object' && entry.name === 'strapi::security',
+  );
+  alone.use(factory(configured?.config ?? {}, { strapi: app.strapi }));
   alone.use((ctx) => {
     ctx.body = 'ok';
   });

@@ -142,7 +142,14 @@ describe('multipart bodies on the upload routes', () => {
       name: 'logo.png',
       width: 60,
     });
-    expect(filesUnder(temporary)).toEqual([]);
+    // The logo's renditions are made right after the answer, in a folder of their own that goes with them.
+    expect(
+      await eventually(
+        () => filesUnder(temporary),
+        (files) => files.length === 0,
+        { withinMs: 60_000, everyMs: 100 },
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a logo upload without credentials with a 401, writing nothing', async () => {
