@@ -1,3 +1,5 @@
+import { registerEditor } from '../helpers/admin';
+import { adminTokenOf, mcpClient, textOf } from '../helpers/factories';
 import { createArticle, createCategory } from '../helpers/fixtures';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 
@@ -97,6 +99,22 @@ describe('a search counts its matches up to the bound', () => {
     const answer = await app.api().get('/api/artikel/export.csv').query({ q: 'kabut', bom: 'false' }).expect(200);
     const rows = answer.text.trim().split('\n').slice(1);
     expect(rows).toHaveLength(FOG);
+  });
+
+  it("tells an agent's artikel_search the lower bound as such, in its text and its structured answer", async () => {
+    await registerEditor(app);
+    const owner = (await app.strapi.db.query('admin::user').findOne({ where: {} })) as { id: number };
+    const agent = await mcpClient(app, await adminTokenOf(app, owner.id, ['read']));
+    try {
+      const answer = await agent.call('artikel_search', { q: 'kabut', limit: 2 });
+      expect(answer.isError).toBeFalsy();
+      expect(textOf(answer)).toMatch(new RegExp(`^More than ${BOUND} articles in all`));
+      expect(answer.structuredContent?.meta).toMatchObject({ pagination: { total: BOUND, total_exact: false } });
+      const exact = await agent.call('artikel_search', { q: 'senja' });
+      expect(textOf(exact)).toMatch(new RegExp(`^${DUSK} articles in all`));
+    } finally {
+      await agent.close();
+    }
   });
 
   it('still suggests a spelling for a search that finds nothing', async () => {
