@@ -31,38 +31,40 @@ const preview = ({ strapi }: { strapi: Core.Strapi }) => {
       .digest();
 
   return {
-    /** The URL the admin's Preview opens for a document, or null when there is none to show. */
+    /**
+     * The URL the admin's Preview opens for a document, or null when there is none to show: a
+     * published article on the public site (SITE_ARTICLE_URL); a draft through a short-lived signed
+     * link to the site's preview page (SITE_PREVIEW_URL); without a site, either version on the
+     * service's own preview page, through the same signed link (relative: the admin frames it from
+     * the same origin).
+     */
     async url(uid: string, { documentId, status }: { documentId?: string; status?: string }): Promise<string | null> {
       const articlePattern = getConfig(strapi, 'siteArticleUrl');
       if (uid !== ARTICLE_UID || !documentId) return null;
-      if (articlePattern === '') return this.ownPageUrl(documentId, status === 'published' ? 'published' : 'draft');
       const isDraft = status !== 'published';
-      // Who made the article, for roles that may read only their own (the Author's "is creator").
-      const article = await strapi
-        .documents(ARTICLE_UID)
-        .findOne({ documentId, status: isDraft ? 'draft' : 'published', fields: ['slug'], populate: { createdBy: { fields: ['id'] } } });
-      if (!article) return null;
-      const slug = article.slug ?? '';
-      if (!isDraft) return fillUrlPattern(articlePattern, { slug });
-      // A signed link reads the draft without the admin: only an editor who may read it gets one
-      // (the others get none, as for an article that has no page; Strapi answers 204).
-      if (!this.mayReadDraft(article)) return null;
-      const token = signPreviewToken(signingKey(), documentId, nowSeconds() + getConfig(strapi, 'previewLinkMinutes') * 60);
-      return fillUrlPattern(getConfig(strapi, 'sitePreviewUrl'), { slug, token });
+      if (!isDraft && articlePattern !== '') {
+        const live = await strapi.documents(ARTICLE_UID).findOne({ documentId, status: 'published', fields: ['slug'] });
+        return live ? fillUrlPattern(articlePattern, { slug: live.slug ?? '' }) : null;
+      }
+      const signed = await this.signedDraftLink(documentId);
+      if (signed === null) return null;
+      if (articlePattern !== '') return fillUrlPattern(getConfig(strapi, 'sitePreviewUrl'), signed);
+      return `/api/artikel/preview/${encodeURIComponent(signed.token)}/page${isDraft ? '' : '?version=published'}`;
     },
 
     /**
-     * Without a site of the studio's own: the service's own preview page of either version, through
-     * a signed link (relative: the admin frames it from the same origin), for an editor who may
-     * read the draft (the link reads it without the admin).
+     * A signed token for the article's draft, with its slug: a signed link reads the draft without
+     * the admin, so only an editor who may read it gets one (the others get none, as for an article
+     * that has no page; Strapi answers 204). Who made the article is read for roles that may read
+     * only their own (the Author's "is creator").
      */
-    async ownPageUrl(documentId: string, version: 'draft' | 'published'): Promise<string | null> {
+    async signedDraftLink(documentId: string): Promise<{ slug: string; token: string } | null> {
       const draft = await strapi
         .documents(ARTICLE_UID)
         .findOne({ documentId, status: 'draft', fields: ['slug'], populate: { createdBy: { fields: ['id'] } } });
       if (!draft || !this.mayReadDraft(draft)) return null;
       const token = signPreviewToken(signingKey(), documentId, nowSeconds() + getConfig(strapi, 'previewLinkMinutes') * 60);
-      return `/api/artikel/preview/${encodeURIComponent(token)}/page${version === 'published' ? '?version=published' : ''}`;
+      return { slug: draft.slug ?? '', token };
     },
 
     /** The service's own preview page of the article a token grants: its draft, or its published version. */

@@ -134,15 +134,12 @@ const revisionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           ? 'publish'
           : actionOf(changed, { first, restored: restoredFrom !== null }, snapshot.status);
       if (kept !== undefined) {
+        const unchanged = sameSnapshot(kept.kept, snapshot);
+        // A further action that changed nothing the revision holds (the publish after a PATCH's
+        // update of a live article), unless it is the editor's Publish of what the request saved.
+        if (unchanged && (!published || kept.previous === null)) return;
         const changed = changedFields(kept.previous, snapshot);
-        if (sameSnapshot(kept.kept, snapshot)) {
-          // A further action that changed nothing the revision holds (the publish after a PATCH's
-          // update of a live article), unless it is the editor's Publish of what the request saved.
-          if (!published || kept.previous === null) return;
-          await rows().replace(kept.id, { action: 'publish', changed, snapshot });
-          return;
-        }
-        await rows().replace(kept.id, { action: namedFor(changed, kept.previous === null), changed, snapshot });
+        await rows().replace(kept.id, { action: unchanged ? 'publish' : namedFor(changed, kept.previous === null), changed, snapshot });
         open?.set(documentId, { ...kept, kept: snapshot });
         return;
       }

@@ -17,11 +17,15 @@ const revisionPathSchema = yup.object({ number: revisionNumber('number') }).noUn
 // One revision's read: what it changed is told against the revision before it, or against `against`.
 const revisionReadSchema = yup.object({ against: revisionNumber('against') }).noUnknown();
 
+/** A revision's number, from the path. */
+async function numberInPath(number: string): Promise<number> {
+  return Number((await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'The path')).number);
+}
+
 /** A revision's number in the path; no query parameters. The admin's routes name the article by its document id, not its slug. */
 export async function validateRevisionNumber(number: string, query: unknown): Promise<number> {
   await validateNoParameters(query);
-  const raw = await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'The path');
-  return Number(raw.number);
+  return numberInPath(number);
 }
 
 /**
@@ -31,8 +35,7 @@ export async function validateRevisionNumber(number: string, query: unknown): Pr
  */
 export async function validateRevisionRead(number: string, query: unknown): Promise<{ number: number; against: number | null }> {
   const raw = await validateQuery<InferInput<typeof revisionReadSchema>>(revisionReadSchema, query);
-  const revision = await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'The path');
-  return { number: Number(revision.number), against: raw.against === undefined ? null : Number(raw.against) };
+  return { number: await numberInPath(number), against: raw.against === undefined ? null : Number(raw.against) };
 }
 
 /** The article's slug and a revision's number in the path; no query parameters. */
