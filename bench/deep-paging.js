@@ -22,9 +22,8 @@
 
 const { parseArgs } = require('./lib/args');
 const { median } = require('./lib/median');
-const { build, gitState, machine, say, seed, writeLatestResults } = require('./lib/run-steps');
+const { buildAndSeedSqlite, gitState, machine, say, writeLatestResults } = require('./lib/run-steps');
 const { startApp, stopServer } = require('./lib/side-runs');
-const { sqliteStore } = require('./lib/store');
 
 /** @param {string} url */
 async function timedJson(url) {
@@ -48,10 +47,7 @@ async function main() {
     startTimeout: 10800,
     skipBuild: false,
   });
-  const createdAt = new Date().toISOString();
-  const buildInfo = build(options.skipBuild);
-  const seedInfo = await seed(options.articles, 'sqlite');
-  const store = sqliteStore(seedInfo.database);
+  const { createdAt, buildInfo, seedInfo, store } = await buildAndSeedSqlite(options);
   say(`\n[deep-paging] starting our app, uncached, on ${options.articles.toLocaleString('en-US')} articles (waits for its index) ...`);
   const server = await startApp({
     store,

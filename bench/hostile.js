@@ -18,10 +18,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('./lib/args');
-const { build, gitState, machine, say, seed } = require('./lib/run-steps');
+const { buildAndSeedSqlite, gitState, machine, say } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
 const { createToken, percentile, startApp, stopServer } = require('./lib/side-runs');
-const { sqliteStore } = require('./lib/store');
+
 const { searchWordSample } = require('./lib/endpoints');
 const { createArticleGenerator } = require('./lib/article-generator');
 
@@ -177,10 +177,7 @@ async function flood(baseUrl, readToken, { flooders, seconds }) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2), { articles: 100000, repeat: 3, flooders: 8, floodSeconds: 20, skipBuild: false });
-  const createdAt = new Date().toISOString();
-  const buildInfo = build(options.skipBuild);
-  const seedInfo = await seed(options.articles, 'sqlite');
-  const store = sqliteStore(seedInfo.database);
+  const { createdAt, buildInfo, seedInfo, store } = await buildAndSeedSqlite(options);
   const token = createToken(store);
   const server = await startApp({ store, name: 'hostile', extra: { ARTIKEL_RATE_LIMIT: '0' } });
   const baseUrl = `http://127.0.0.1:${server.port}`;

@@ -22,10 +22,10 @@ const { parseArgs } = require('./lib/args');
 const { endpointPlan, sampleRequests } = require('./lib/endpoints');
 const { runLoad } = require('./lib/load-client');
 const { readMixPaths } = require('./lib/read-mix');
-const { build, gitState, machine, say, seed } = require('./lib/run-steps');
+const { buildAndSeedSqlite, gitState, machine, say } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
 const { memoryOf, startApp, stopServer } = require('./lib/side-runs');
-const { indexCounts, publishedSlugs, sqliteStore } = require('./lib/store');
+const { indexCounts, publishedSlugs } = require('./lib/store');
 const { writeFigures } = require('./lib/figures');
 const { createArticleGenerator } = require('./lib/article-generator');
 const { createRandom } = require('./lib/prng');
@@ -104,10 +104,7 @@ async function main() {
     { articles: 100000, searches: 100000, slugs: 20000, cacheMb: 24, mmapMb: 0, connections: 20, mixSeconds: 15, skipBuild: false },
     { zeroAllowed: ['cacheMb', 'mmapMb'] },
   );
-  const createdAt = new Date().toISOString();
-  const buildInfo = build(options.skipBuild);
-  const seedInfo = await seed(options.articles, 'sqlite');
-  const store = sqliteStore(seedInfo.database);
+  const { createdAt, buildInfo, seedInfo, store } = await buildAndSeedSqlite(options);
   const samples = await sampleRequests(store);
   const plan = endpointPlan(samples);
   const slugs = await publishedSlugs(store, options.slugs);

@@ -21,9 +21,9 @@
 const { parseArgs } = require('./lib/args');
 const { median, middleOf } = require('./lib/median');
 const { runLoad } = require('./lib/load-client');
-const { build, gitState, machine, say, seed, writeLatestResults } = require('./lib/run-steps');
+const { buildAndSeedSqlite, gitState, machine, say, writeLatestResults } = require('./lib/run-steps');
 const { startApp, stopServer } = require('./lib/side-runs');
-const { sqliteStore } = require('./lib/store');
+
 const { searchWordSample } = require('./lib/endpoints');
 
 const VARIANTS = {
@@ -42,10 +42,7 @@ async function main() {
     connections: 20,
     skipBuild: false,
   });
-  const createdAt = new Date().toISOString();
-  const buildInfo = build(options.skipBuild);
-  const seedInfo = await seed(options.articles, 'sqlite');
-  const store = sqliteStore(seedInfo.database);
+  const { createdAt, buildInfo, store } = await buildAndSeedSqlite(options);
   const paths = searchWordSample().map((word) => `/api/artikel?q=${encodeURIComponent(word)}`);
   say(
     `\n[search-count] our app, uncached, q over ${paths.length} words on ${options.articles.toLocaleString('en-US')} articles, ${options.connections} connections ...`,

@@ -31,9 +31,9 @@ const Database = require('better-sqlite3');
 const { parseArgs } = require('./lib/args');
 const { median, middleOf } = require('./lib/median');
 const { runLoad } = require('./lib/load-client');
-const { build, gitState, machine, say, seed, writeLatestResults } = require('./lib/run-steps');
+const { buildAndSeedSqlite, gitState, machine, say, writeLatestResults } = require('./lib/run-steps');
 const { startApp, stopServer } = require('./lib/side-runs');
-const { sqliteStore } = require('./lib/store');
+
 const { searchWordSample } = require('./lib/endpoints');
 
 const TARGETS = { relevance: 1.5, relevanceOverLike: 10, views: 1.3, highlight: 0.1 };
@@ -147,10 +147,7 @@ async function main() {
     requestTimeout: 30,
     skipBuild: false,
   });
-  const createdAt = new Date().toISOString();
-  const buildInfo = build(options.skipBuild);
-  const seedInfo = await seed(options.articles, 'sqlite');
-  const store = sqliteStore(seedInfo.database);
+  const { createdAt, buildInfo, seedInfo, store } = await buildAndSeedSqlite(options);
   // The first and the last sampled words: the vocabulary is ordered from most to least frequent.
   const words = searchWordSample();
   const common = words[0];

@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { fork, spawnSync } = require('node:child_process');
 const { APP_DIR, BENCH_DIR, RESULTS_DIR, randomSecrets } = require('./server-env');
+const { sqliteStore } = require('./store');
 
 const say = (text) => process.stdout.write(`${text}\n`);
 const seconds = (start) => (Date.now() - start) / 1000;
@@ -71,6 +72,18 @@ function machine() {
 }
 
 /**
+ * How most benchmarks begin: the time the run began, the build (unless --skip-build), and the
+ * seeded SQLite file of --articles articles with its store.
+ * @param {{ skipBuild: boolean, articles: number }} options
+ */
+async function buildAndSeedSqlite(options) {
+  const createdAt = new Date().toISOString();
+  const buildInfo = build(options.skipBuild);
+  const seedInfo = await seed(options.articles, 'sqlite');
+  return { createdAt, buildInfo, seedInfo, store: sqliteStore(seedInfo.database) };
+}
+
+/**
  * Writes a benchmark's results as bench/results/latest-<name>.json (the latest figures only: earlier
  * runs are in git's history) and says where.
  * @param {string} name
@@ -83,4 +96,4 @@ function writeLatestResults(name, results) {
   say(`[${name}] results in ${path.relative(process.cwd(), file)}`);
 }
 
-module.exports = { build, gitState, machine, say, seconds, seed, writeLatestResults };
+module.exports = { build, buildAndSeedSqlite, gitState, machine, say, seconds, seed, writeLatestResults };
