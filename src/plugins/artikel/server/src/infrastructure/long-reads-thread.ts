@@ -18,6 +18,11 @@ export interface LongReadRequest {
 /** A read's rows, or the driver's own message (never the SQL, which may hold what a visitor typed). */
 export type LongReadAnswer = { id: number; rows: unknown[] } | { id: number; error: { message: string; code: string | null } };
 
+/** What the thread says once: its driver is loaded and its connection open, so it may be stopped. */
+export interface LongReadReady {
+  ready: true;
+}
+
 // The app's queries are a few dozen shapes; distinct texts beyond this are prepared again when they come back.
 const KEPT_STATEMENTS = 200;
 
@@ -48,3 +53,5 @@ parentPort?.on('message', ({ id, sql, bindings }: LongReadRequest) => {
   }
   parentPort?.postMessage(answer);
 });
+
+parentPort?.postMessage({ ready: true } satisfies LongReadReady);

@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { testDistDir } from '../helpers/test-dist';
+
+// Rounds whose stops sweep 0.4 to 1.1 times a thread's start (10 to 30 s): before the threads
+// were stopped only once loaded, two runs in three aborted (a race: the rest passed).
+const ROUNDS = 600;
+// Four times the 28 s measured in jest on a loaded 2-core machine; the test's own limit above it.
+const CHILD_DEADLINE_MS = 120_000;
+const TEST_TIMEOUT_MS = 150_000;
+
+describe('stopping the search threads', () => {
+  it(
+    'never aborts the process, even when the stop lands while a thread loads its SQLite driver',
+    () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'long-reads-'));
+      try {
+        const child = spawnSync(
+          process.execPath,
+          [path.join(__dirname, '..', 'helpers', 'long-reads-stops.js'), path.join(folder, 'probe.db'), String(ROUNDS)],
+          { env: { ...process.env, ARTIKEL_DIST_DIR: testDistDir() }, encoding: 'utf8', timeout: CHILD_DEADLINE_MS },
+        );
+        expect({ signal: child.signal, status: child.status, fatal: /FATAL ERROR.*/.exec(child.stderr)?.[0] ?? null }).toEqual({
+          signal: null,
+          status: 0,
+          fatal: null,
+        });
+        // Each round's read settled (answered, or refused as its thread stopped): none was left hanging.
+        expect(JSON.parse(child.stdout)).toMatchObject({ rounds: ROUNDS, settled: ROUNDS });
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
