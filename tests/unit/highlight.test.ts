@@ -21,6 +21,13 @@ describe('markedText', () => {
   it('keeps the original characters where the case folding changes their length', () => {
     expect(markedText('İstanbul', ['stan'])).toBe('İ<mark>stan</mark>bul');
   });
+
+  it('marks a word’s forms whole, and a longer word that only holds a form (a letter outside ASCII or the BMP included) not as a form', () => {
+    expect(markedText('Pemotretan İstanbul, memotret; é-memotret 𝐀memotret', ['potret'])).toBe(
+      '<mark>Pemotretan</mark> İstanbul, <mark>memotret</mark>; é-<mark>memotret</mark> 𝐀memotret',
+    );
+    expect(markedText('İpemotretan memfoto', ['potret', 'foto'])).toBe('İpemotretan <mark>memfoto</mark>');
+  });
 });
 
 describe('highlightOf', () => {

@@ -1,6 +1,6 @@
 import { Stemmer } from 'sastrawijs';
 import { mayFind, searchableText } from '../../src/plugins/artikel/server/src/utils/search-words';
-import { mayHaveStem, shareStem, stemCores, stemsOf } from '../../src/plugins/artikel/server/src/utils/word-stems';
+import { shareStem, stemCores, stemsOf } from '../../src/plugins/artikel/server/src/utils/word-stems';
 import { occurrences } from '../../src/plugins/artikel/server/src/utils/highlight';
 
 // Sastrawi's dictionary of Indonesian root words, as its stemmer holds it.
@@ -71,7 +71,7 @@ describe('word stems', () => {
       for (const word of [...affixed, ...english]) {
         for (const stem of stemsOf(word)) {
           checked += 1;
-          if (!mayHaveStem(word, stemCores(stem)))
+          if (!stemCores(stem).some((core) => word.includes(core)))
             throw new Error(`${word}: its stem ${stem} has the cores ${stemCores(stem).join(', ')}, which it does not hold`);
         }
       }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /**
  * Where an article stands in a list newest first: its published time, its created time and its
@@ -35,9 +35,13 @@ const SIGNATURE_BYTES = 16;
 const DOCUMENT_ID = /^[a-z0-9]{1,64}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-/** The key cursors are signed with, derived from one of the app's keys (APP_KEYS), so no other use of that key can make one. */
-export function cursorSigningKey(appKey: string): Buffer {
-  return createHmac('sha256', appKey).update('artikel list cursor').digest();
+/**
+ * The key cursors are signed with, derived from one of the app's keys (APP_KEYS), so no other use
+ * of that key can make one. A KeyObject: every list page signs its links, and an HMAC given bytes
+ * makes a key object of them on each call.
+ */
+export function cursorSigningKey(appKey: string): KeyObject {
+  return createSecretKey(createHmac('sha256', appKey).update('artikel list cursor').digest());
 }
 
 /** A short, stable name of a query, which a cursor carries so that it works only with that query. */
@@ -45,11 +49,11 @@ export function queryKeyOf(query: unknown): string {
   return createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 16);
 }
 
-const signatureOf = (payload: string, key: Buffer): Buffer =>
+const signatureOf = (payload: string, key: KeyObject): Buffer =>
   createHmac('sha256', key).update(payload).digest().subarray(0, SIGNATURE_BYTES);
 
 /** The cursor as the opaque text a next or previous link carries. */
-export function encodeCursor(cursor: ListCursor, key: Buffer): string {
+export function encodeCursor(cursor: ListCursor, key: KeyObject): string {
   const { direction, position, page, queryKey, expires } = cursor;
   const payload = Buffer.from(
     JSON.stringify([
@@ -89,7 +93,7 @@ function cursorOf(fields: unknown): ListCursor | null {
  * open the cursors made before a key rotation), else why not. Expiry is checked here; whether the
  * cursor belongs to the query is the caller's to check (see queryKeyOf).
  */
-export function decodeCursor(text: string, keys: Buffer[], nowSeconds: number): ListCursor | CursorProblem {
+export function decodeCursor(text: string, keys: KeyObject[], nowSeconds: number): ListCursor | CursorProblem {
   const [payload, signature, ...rest] = text.split('.');
   if (rest.length > 0 || payload === undefined || signature === undefined || !BASE64URL.test(payload) || !BASE64URL.test(signature))
     return 'not-issued';

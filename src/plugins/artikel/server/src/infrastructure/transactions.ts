@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { knex as createKnex } from 'knex';
 import { isSqlite } from './database-dialect';
@@ -43,6 +44,11 @@ export function database(strapi: Core.Strapi): Knex {
 function openTransaction(): Transaction | undefined {
   const trx = current.getStore();
   return trx !== undefined && !trx.isCompleted() ? trx : undefined;
+}
+
+/** Whether this code runs inside a transaction: Strapi's own (the Document Service's) or inTransaction's. */
+export function inAnyTransaction(strapi: Core.Strapi): boolean {
+  return strapi.db.inTransaction() || openTransaction() !== undefined;
 }
 
 /** A value a fixed read binds: one both drivers take as it is. */
@@ -118,7 +124,7 @@ function readerOf(strapi: Core.Strapi): Reader {
  * its own writes); on PostgreSQL, the pool.
  */
 export function readDatabase(strapi: Core.Strapi): Knex {
-  if (!isSqlite(strapi) || closed.has(strapi) || strapi.db.inTransaction() || openTransaction() !== undefined) return database(strapi);
+  if (!isSqlite(strapi) || closed.has(strapi) || inAnyTransaction(strapi)) return database(strapi);
   return readerOf(strapi).knex;
 }
 
@@ -134,8 +140,38 @@ export async function readRows(strapi: Core.Strapi, sql: string, bindings: Array
   const db = readDatabase(strapi);
   const reader = readers.get(strapi);
   if (reader?.connection?.open && db === reader.knex) return reader.connection.prepare(sql).all(bindings.map(sqliteValue));
-  const result = (await db.raw(sql, bindings)) as unknown[] | { rows: unknown[] };
-  return Array.isArray(result) ? result : result.rows;
+  return rowsOf(await db.raw(sql, bindings));
+}
+
+/** A binding of a fixed read: a value, or (PostgreSQL only) an array, which pg sends as one. */
+export type FixedBinding = SqlValue | Date | number[] | string[];
+
+/**
+ * readRows for SQL that is one of the plugin's constants (no value ever written into it): on
+ * PostgreSQL a named prepared statement, so each connection plans it once instead of on every
+ * read. Planning the summaries' join of six tables took 2 ms, running it for a page 0.05 ms (at
+ * 10,000 articles). Its name is a digest of its text, so that two texts never share one. Never
+ * for SQL whose text changes with the request (a page's limitSql): each text would stay prepared
+ * on every connection.
+ */
+export async function readFixedRows(strapi: Core.Strapi, sql: string, bindings: FixedBinding[] = []): Promise<unknown[]> {
+  if (isSqlite(strapi)) return readRows(strapi, sql, bindings as Array<SqlValue | Date>);
+  return rowsOf(
+    await readDatabase(strapi)
+      .raw(sql, bindings)
+      .options({ name: statementName(sql) }),
+  );
+}
+
+const statementNames = new Map<string, string>();
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `artikel_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
 }
 
 /** A query knex can write out as SQL text and its bindings. */
@@ -160,7 +196,7 @@ function sqliteValue(value: unknown): SqlValue {
  * Inside a write it runs at once on the write's connection: a write never waits behind searches.
  */
 export async function longReadRows(strapi: Core.Strapi, query: CompilableQuery): Promise<unknown[]> {
-  if (strapi.db.inTransaction() || openTransaction() !== undefined) return rowsOf(await query);
+  if (inAnyTransaction(strapi)) return rowsOf(await query);
   return inSearchTurn(strapi, () => readWithinBudget(strapi, query));
 }
 

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { TABLES } from '../constants';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { oncePerStrapi } from '../infrastructure/once-per-strapi';
-import { database, readRows } from '../infrastructure/transactions';
+import { database, readFixedRows } from '../infrastructure/transactions';
 import { ARTICLES_BY_PUBLISHED_ID } from './articles/queries';
 import { parseTags, tagKey } from '../utils/tags';
 
@@ -77,7 +77,7 @@ export function countChanges(before: CountedState, after: CountedState): Change[
 }
 
 async function publishedTotal(strapi: Core.Strapi): Promise<number> {
-  const [row] = await readRows(strapi, PUBLISHED_TOTAL);
+  const [row] = await readFixedRows(strapi, PUBLISHED_TOTAL);
   return whole((row as { total?: unknown } | undefined)?.total);
 }
 
@@ -85,7 +85,7 @@ export const articleCounts = oncePerStrapi((strapi: Core.Strapi) => {
   const sqlite = isSqlite(strapi);
 
   const countOf = async (kind: CountKind, subject: string): Promise<number | null> => {
-    const [row] = await readRows(strapi, COUNT_OF, [kind, subject]);
+    const [row] = await readFixedRows(strapi, COUNT_OF, [kind, subject]);
     return parseCountRow(row);
   };
 
@@ -205,7 +205,7 @@ export const articleCounts = oncePerStrapi((strapi: Core.Strapi) => {
 
     /** Every category's number of published articles, by the category's row id (categories without any left out). */
     async perCategory(): Promise<Map<number, number>> {
-      const rows = (await readRows(strapi, CATEGORY_COUNTS)) as Array<{ subject: unknown; articles: unknown }>;
+      const rows = (await readFixedRows(strapi, CATEGORY_COUNTS)) as Array<{ subject: unknown; articles: unknown }>;
       return new Map(rows.map((row) => [whole(row.subject), Math.max(0, whole(row.articles))]));
     },
   };

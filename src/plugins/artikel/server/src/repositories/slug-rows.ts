@@ -25,18 +25,23 @@ export async function slugsOfBase(strapi: Core.Strapi, holder: SlugHolder, base:
   const query = database(strapi)(table).select('slug');
   if (draftRowsOnly) query.whereNull('published_at');
   if (exceptDocumentId !== undefined) query.whereNot('document_id', exceptDocumentId);
-  const rows = (await query.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string | null }>;
-  const slugs = rows.map((row) => row.slug ?? '');
-  if (holder !== 'article') return slugs;
-  // An article's old slugs stay its own (they answer with a redirect to it) until it is purged;
-  // so does the slug of an article in the trash, which may be restored.
-  const old = database(strapi)(TABLES.oldSlugs).select('slug');
-  if (exceptDocumentId !== undefined) old.whereNot('document_id', exceptDocumentId);
-  const oldRows = (await old.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string }>;
-  const trashed = database(strapi)(TABLES.trash).select('slug');
-  if (exceptDocumentId !== undefined) trashed.whereNot('article_document_id', exceptDocumentId);
-  const trashedRows = (await trashed.where((either) => equalOrSuffixed(strapi, either, base))) as Array<{ slug: string }>;
-  return [...slugs, ...oldRows.map((row) => row.slug), ...trashedRows.map((row) => row.slug)];
+  query.where((either) => equalOrSuffixed(strapi, either, base));
+  if (holder === 'article') {
+    // An article's old slugs stay its own (they answer with a redirect to it) until it is purged;
+    // so does the slug of an article in the trash, which may be restored. One round trip for the
+    // three tables: a write asks this before every insert.
+    const old = database(strapi)(TABLES.oldSlugs).select('slug');
+    if (exceptDocumentId !== undefined) old.whereNot('document_id', exceptDocumentId);
+    const trashed = database(strapi)(TABLES.trash).select('slug');
+    if (exceptDocumentId !== undefined) trashed.whereNot('article_document_id', exceptDocumentId);
+    // Unwrapped: SQLite refuses a parenthesised member of a compound SELECT.
+    query.unionAll(
+      [old.where((either) => equalOrSuffixed(strapi, either, base)), trashed.where((either) => equalOrSuffixed(strapi, either, base))],
+      false,
+    );
+  }
+  const rows = (await query) as Array<{ slug: string | null }>;
+  return rows.map((row) => row.slug ?? '');
 }
 
 /** slug = base, or slug starts with "base-" (see slugsOfBase for why each store asks differently). */

@@ -1,22 +1,18 @@
-import type { Core, Modules } from '@strapi/strapi';
+import type { Core } from '@strapi/strapi';
 import { articleVersion } from '../repositories/article-versions';
-import { articleEntity } from '../repositories/article-details';
 import { oldSlugs } from '../repositories/old-slugs';
 import { articleWithSlug } from '../repositories/slug-rows';
 import { errors } from '@strapi/utils';
-import { ARTICLE_UID, LATEST_COUNT, PHOTO_FILE_FIELDS, PLUGIN_ID, RELATED_COUNT } from '../constants';
+import { ARTICLE_UID, LATEST_COUNT, PLUGIN_ID, RELATED_COUNT } from '../constants';
 import {
   type ArticleCount,
-  type ArticleDetailRecord,
   type ArticleFilters,
   type ArticleRecord,
   EVERY_ARTICLE,
-  type MediaRecord,
   type PageStart,
   publishedArticles,
 } from '../repositories/articles';
 import { type ArticleSummary, type FullArticle, type RecordContext, toArticleSummary, toFullArticle } from '../presenters/article-records';
-import { toIsoString } from '../utils/dates';
 import type { ListPosition, PageLink } from '../domain/list-cursor';
 import { getConfig, getService } from '../infrastructure/get-service';
 import { CATEGORY_NAMES, PUBLISHED, type ReadDependencies, type ReadScope, categoryScope, documentScope, tagScope } from './read-cache';
@@ -33,39 +29,6 @@ import { TextWorkFailure, renderedContentHtml, textWork } from '../infrastructur
 
 // Rows of the admin home page's "most read" widget.
 const MOST_READ_COUNT = 10;
-
-/** An image as the article's detail read gives it (see repositories/article-details.ts). */
-interface MediaDocument {
-  url: string;
-  alternativeText?: string | null;
-  caption?: string | null;
-  width?: number | null;
-  height?: number | null;
-  mime?: string | null;
-  formats?: unknown;
-  [PHOTO_FILE_FIELDS.placeholder]?: string | null;
-  [PHOTO_FILE_FIELDS.color]?: string | null;
-  [PHOTO_FILE_FIELDS.exif]?: unknown;
-}
-
-const mediaRecord = (media: MediaDocument): MediaRecord => ({
-  url: media.url,
-  alternativeText: media.alternativeText ?? null,
-  caption: media.caption ?? null,
-  width: media.width ?? null,
-  height: media.height ?? null,
-  mime: media.mime ?? null,
-  formats: media.formats ?? null,
-  placeholder: media[PHOTO_FILE_FIELDS.placeholder] ?? null,
-  color: media[PHOTO_FILE_FIELDS.color] ?? null,
-  exif: media[PHOTO_FILE_FIELDS.exif] ?? null,
-});
-
-type ArticleDocument = NonNullable<Awaited<ReturnType<Modules.Documents.ServiceInstance<typeof ARTICLE_UID>['findOne']>>> & {
-  category?: { id: number | string; documentId: string; name?: string | null; slug?: string | null } | null;
-  cover?: MediaDocument | null;
-  gallery?: MediaDocument[] | null;
-};
 
 export interface CategoryWithCount {
   name: string;
@@ -203,44 +166,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     };
   };
 
-  const detailRecordOf = (document: ArticleDocument, viewCount: number): ArticleDetailRecord => ({
-    documentId: document.documentId,
-    title: document.title ?? '',
-    slug: document.slug ?? '',
-    summary: document.summary ?? null,
-    content: document.content ?? '',
-    readingTime: typeof document.reading_time === 'number' ? document.reading_time : null,
-    tags: document.tags ?? null,
-    coverImageUrl: document.cover_image_url ?? null,
-    coverMedia: document.cover ? mediaRecord(document.cover) : null,
-    hideExif: document.hide_exif === true,
-    author: document.author ?? null,
-    views: viewCount,
-    category: document.category ? { name: document.category.name ?? '', slug: document.category.slug ?? '' } : null,
-    publishedAt: toIsoString(document.publishedAt),
-    updatedAt: toIsoString(document.updatedAt) ?? '',
-    createdAt: toIsoString(document.createdAt) ?? '',
-    publishAt: toIsoString(document.publish_at),
-    metaTitle: document.meta_title ?? null,
-    metaDescription: document.meta_description ?? null,
-    metaKeywords: document.meta_keywords ?? null,
-    gallery: (document.gallery ?? []).map(mediaRecord),
-  });
-
-  /** What related articles are chosen by: the article's tags and category. */
-  const relatedKeyOf = (document: ArticleDocument): RelatedKey => ({
-    documentId: document.documentId,
-    tags: document.tags ?? null,
-    categoryId: document.category ? Number(document.category.id) : null,
-  });
-
   const contentHtmlOf = (content: string): Promise<string> => renderedContentHtml(content, (message) => strapi.log.warn(message));
-
-  const fullArticleOf = async (document: ArticleDocument, viewCount: number): Promise<FullArticle> => {
-    const record = detailRecordOf(document, viewCount);
-    const [related, contentHtml] = await Promise.all([relatedTo(relatedKeyOf(document)), contentHtmlOf(record.content)]);
-    return toFullArticle(record, related.related, recordContext(), contentHtml);
-  };
 
   const cache = () => getService(strapi, 'read-cache');
 
@@ -301,7 +227,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       return pageOf(records, records.length > 0 && start.offset + records.length < total, number > 1);
     }
     // Past a position, or where the total is only a lower bound: one article more says whether another page follows.
-    const read = await articles.newest(filters, limit + 1, start, total);
+    const read = await articles.newest(filters, limit + 1, start, exact ? total : undefined);
     if (!('before' in start)) return pageOf(read.slice(0, limit), read.length > limit, 'after' in start || number > 1);
     if (read.length <= limit) return listPage(filters, limit, { offset: 0 }, counted, 1);
     return pageOf(read.slice(1), true, true);
@@ -561,9 +487,15 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** An article as its author just wrote it (a draft included), without counting a view. */
     async fullArticle(documentId: string, status: 'published' | 'draft'): Promise<FullArticle> {
-      const document = (await articleEntity(strapi, documentId, status, 'detail')) as ArticleDocument | null;
-      if (!document) throw new errors.NotFoundError(`No ${status} article has the id "${documentId}"`);
-      return fullArticleOf(document, await views().currentViews(documentId));
+      const found = await articles.detailOfDocument(documentId, status);
+      if (found === null) throw new errors.NotFoundError(`No ${status} article has the id "${documentId}"`);
+      const { record, categoryId } = found;
+      const [viewCount, related, contentHtml] = await Promise.all([
+        views().currentViews(documentId),
+        relatedTo({ documentId, tags: record.tags, categoryId }),
+        contentHtmlOf(record.content),
+      ]);
+      return toFullArticle({ ...record, views: viewCount }, related.related, recordContext(), contentHtml);
     },
   };
 };

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { KeyObject } from 'node:crypto';
 import {
   type CursorProblem,
   type ListCursor,
@@ -23,8 +24,8 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
  * so every instance with the same keys opens every instance's cursors, also after a restart.
  */
 const listCursors = ({ strapi }: { strapi: Core.Strapi }) => {
-  let keys: Buffer[] | null = null;
-  const signingKeys = (): Buffer[] => {
+  let keys: KeyObject[] | null = null;
+  const signingKeys = (): KeyObject[] => {
     keys ??= (strapi.config.get('server.app.keys') as string[]).map(cursorSigningKey);
     return keys;
   };

@@ -284,7 +284,8 @@ const HYPHEN = 0x2d;
 const CACHED_CLASSES_BELOW = 0x3000;
 const letterOrDigitClass = new Uint8Array(CACHED_CLASSES_BELOW);
 
-function isLetterOrDigit(codePoint: number): boolean {
+/** Whether a code point is a letter or a digit (Unicode's L and N): what a word is a run of. */
+export function isLetterOrDigit(codePoint: number): boolean {
   if (codePoint < 0x80) return (codePoint >= 0x30 && codePoint <= 0x39) || ((codePoint | 0x20) >= 0x61 && (codePoint | 0x20) <= 0x7a);
   if (codePoint >= CACHED_CLASSES_BELOW) return LETTER_OR_DIGIT.test(String.fromCodePoint(codePoint));
   if (letterOrDigitClass[codePoint] === 0) letterOrDigitClass[codePoint] = LETTER_OR_DIGIT.test(String.fromCodePoint(codePoint)) ? 1 : 2;

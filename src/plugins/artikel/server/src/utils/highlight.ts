@@ -1,6 +1,6 @@
-import { escapeHtmlAttribute as escaped } from './content';
+import { escapeHtmlAttribute as escaped, isLetterOrDigit } from './content';
 import { foldCase } from './search-words';
-import { mayHaveStem, stemCores, stemsOf } from './word-stems';
+import { stemCores, stemsOf } from './word-stems';
 
 /**
  * A search hit's highlight (contract, "Search and discovery"): HTML-escaped text in which each
@@ -26,7 +26,6 @@ const ELLIPSIS = '…';
 // Words of a text stemmed to find the forms of the query words (see formsIn): bounds the work on a
 // text of many distinct words that could share a stem with a short one.
 const MAX_STEMMED_WORDS = 2_000;
-const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * The text folded as a search folds it (foldCase of the whole text, as the search's own SQL function
@@ -55,24 +54,54 @@ function foldedWithOrigins(text: string): { folded: string; starts: number[] | n
   return { folded, starts, ends };
 }
 
+const isSurrogate = (unit: number, first: number): boolean => unit >= first && unit <= first + 0x3ff;
+
+/** The [start, end) of the word (the run of letters and digits) that holds the unit at `index`; a surrogate pair is read whole. */
+function wordAround(text: string, index: number): [number, number] {
+  let start = index;
+  while (start > 0) {
+    const units = isSurrogate(text.charCodeAt(start - 1), 0xdc00) && start >= 2 && isSurrogate(text.charCodeAt(start - 2), 0xd800) ? 2 : 1;
+    if (!isLetterOrDigit(text.codePointAt(start - units) ?? 0)) break;
+    start -= units;
+  }
+  let end = index;
+  while (end < text.length) {
+    const codePoint = text.codePointAt(end) ?? 0;
+    if (!isLetterOrDigit(codePoint)) break;
+    end += codePoint > 0xffff ? 2 : 1;
+  }
+  return [start, end];
+}
+
 /**
  * Where the text's words that share a stem with a query word are (contract, fourth round: a
- * search finds a word's forms), as [start, end) ranges. A text's word is stemmed only where it
- * may have one of the query words' stems (see mayHaveStem), at most MAX_STEMMED_WORDS.
+ * search finds a word's forms), as [start, end) ranges of the text. Only a word that holds one of
+ * the stems' cores can have one (see stemCores): the cores are found by indexOf walks of the
+ * folded text (native, one per core, at most 40), their places marked, and one sweep from the
+ * start reads the words around the marks, each word once, stemming the first MAX_STEMMED_WORDS of
+ * them. So the text is read about once per core, and once by the sweep, whatever it holds.
  */
-function formsIn(text: string, words: string[]): Array<[number, number]> {
-  const stems = [...new Set(words.flatMap((word) => stemsOf(word)))].map((stem) => ({ stem, cores: stemCores(stem) }));
-  if (stems.length === 0) return [];
+function formsIn(text: string, folded: string, starts: number[] | null, words: string[]): Array<[number, number]> {
+  const stems = new Set(words.flatMap((word) => stemsOf(word)));
+  if (stems.size === 0) return [];
+  const cores = new Set([...stems].flatMap((stem) => stemCores(stem)).filter((core) => core !== ''));
+  const marked = new Uint8Array(text.length);
+  let found = false;
+  for (const core of cores) {
+    // A core's occurrences that overlap lie in one word: the walk steps past each.
+    for (let at = folded.indexOf(core); at !== -1; at = folded.indexOf(core, at + core.length)) {
+      marked[starts === null ? at : starts[at]] = 1;
+      found = true;
+    }
+  }
   const ranges: Array<[number, number]> = [];
+  if (!found) return ranges;
   let stemmed = 0;
-  for (const match of text.matchAll(WORD)) {
-    const lower = match[0].toLowerCase();
-    const candidates = stems.filter(({ cores }) => mayHaveStem(lower, cores)).map(({ stem }) => stem);
-    if (candidates.length === 0) continue;
-    if (stemmed >= MAX_STEMMED_WORDS) break;
+  for (let at = marked.indexOf(1); at !== -1 && stemmed < MAX_STEMMED_WORDS;) {
+    const [start, end] = wordAround(text, at);
     stemmed += 1;
-    const itsStems = stemsOf(lower);
-    if (candidates.some((stem) => itsStems.includes(stem))) ranges.push([match.index, match.index + match[0].length]);
+    if (stemsOf(text.slice(start, end)).some((stem) => stems.has(stem))) ranges.push([start, end]);
+    at = marked.indexOf(1, Math.max(end, at + 1));
   }
   return ranges;
 }
@@ -83,7 +112,7 @@ function formsIn(text: string, words: string[]): Array<[number, number]> {
  */
 export function occurrences(text: string, words: string[]): Array<[number, number]> {
   const { folded, starts, ends } = foldedWithOrigins(text);
-  const ranges: Array<[number, number]> = formsIn(text, words);
+  const ranges: Array<[number, number]> = formsIn(text, folded, starts, words);
   for (const word of new Set(words.map(foldCase))) {
     if (word === '') continue;
     for (let at = folded.indexOf(word); at !== -1 && ranges.length < MAX_OCCURRENCES; at = folded.indexOf(word, at + word.length)) {
@@ -145,12 +174,15 @@ function withoutSpans(text: string, open: string, close: string): string {
  * this is a few linear passes, about 0.05 ms for 3 KB.)
  */
 export function excerptText(content: string): string {
-  return withoutSpans(withoutSpans(content, '<', '>'), '](', ')')
-    .replace(/^[ \t]*[#>]+/gm, ' ')
-    .replace(/[*`[\]]+/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity)
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    withoutSpans(withoutSpans(content, '<', '>'), '](', ')')
+      .replace(/^[ \t]*[#>]+/gm, ' ')
+      .replace(/[*`[\]]+/g, '')
+      .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity)
+      // Only the runs that are not already one space: replacing every space took half the work.
+      .replace(/(?: \s|[^\S ])\s*/g, ' ')
+      .trim()
+  );
 }
 
 const isSpace = (character: string | undefined): boolean => character === undefined || /\s/.test(character);

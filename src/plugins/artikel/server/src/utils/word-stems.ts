@@ -66,8 +66,3 @@ export function stemCores(stem: string): [indonesian: string, english: string] {
   const characters = [...stem];
   return [characters.slice(1).join(''), characters.slice(0, -2).join('')];
 }
-
-/** Whether a word holds one of a stem's cores (see stemCores, computed once per stem by the caller): where it does not, it cannot have the stem. */
-export function mayHaveStem(word: string, cores: readonly string[]): boolean {
-  return cores.some((core) => word.includes(core));
-}

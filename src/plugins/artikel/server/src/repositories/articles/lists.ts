@@ -2,13 +2,22 @@ import { TABLES } from '../../constants';
 import { countsComplete, indexComplete } from '../../infrastructure/index-state';
 import { articleCounts } from '../article-counts';
 import { limitRows, limitSql } from '../../infrastructure/row-limits';
-import { longReadRows, readRows, type RawSql } from '../../infrastructure/transactions';
+import { longReadRows, readFixedRows, readRows, type RawSql } from '../../infrastructure/transactions';
 import { searchIndex } from '../search';
 import { hasTagByScan } from '../tags';
 import type { PublishedRows, QueryBuilder } from './published-rows';
 import type { ListPosition } from '../../domain/list-cursor';
-import { NEWEST_SUMMARIES, PAST_POSITION, PUBLISHED_COUNT, publishedSummaries, READ_COUNT, readMostIds, UNREAD_IDS } from './queries';
-import { type ArticleRecord, documentIdsOf, parseSummaryRow, type SummaryRow } from './rows';
+import {
+  NEWEST_FIRST,
+  PAST_POSITION,
+  PUBLISHED_COUNT,
+  PUBLISHED_IDS,
+  PUBLISHED_SUMMARIES,
+  READ_COUNT,
+  readMostIds,
+  UNREAD_IDS,
+} from './queries';
+import { type ArticleRecord, documentIdsOf, parseSummaryRow, rowIdsOf, type SummaryRow } from './rows';
 
 /** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
 export interface ArticleFilters {
@@ -52,6 +61,7 @@ export const articleLists = ({
   newestFirst,
   withSummaryColumns,
   summariesInOrder,
+  summariesOfRows,
 }: PublishedRows) => {
   /** The ids of the categories a filter names (by name or slug, any case): a handful of rows, read first so the link table's index is used. */
   const categoryIdsNamed = async (category: string): Promise<number[]> => {
@@ -70,7 +80,10 @@ export const articleLists = ({
    * Null: a named category does not exist, so nothing matches. (The query comes wrapped: a query
    * builder is a thenable, which an async function's promise would run.)
    */
-  const filtered = async (filters: ArticleFilters, { forPage }: { forPage: boolean }): Promise<{ query: QueryBuilder } | null> => {
+  const filtered = async (
+    filters: ArticleFilters,
+    { forPage, matching }: { forPage: boolean; matching?: number },
+  ): Promise<{ query: QueryBuilder } | null> => {
     const column = (name: string): RawSql => (forPage ? pageColumn(name) : knex().raw('??', [name]));
     // A page walks the published_at index instead (see pageColumn).
     const query = filters.category !== null && !forPage ? publishedRowsById() : publishedRows();
@@ -84,7 +97,9 @@ export const articleLists = ({
       if (forPage) query.whereExists(set.select(knex().raw('1')).whereRaw('?? = ??', [setColumn, articleColumn]));
       else query.whereRaw('? IN ?', [column(articleColumn), set.select(setColumn)]);
     };
-    await searchIndex(strapi).filter(query, filters.words, column('a.document_id'), { forPage });
+    // How many the words match is known where they alone narrow the list.
+    const wordsAlone = filters.category === null && filters.tagKey === null;
+    await searchIndex(strapi).filter(query, filters.words, column('a.document_id'), { forPage, ...(wordsAlone ? { matching } : {}) });
     if (filters.category !== null) {
       const categoryIds = await categoryIdsNamed(filters.category);
       if (categoryIds.length === 0) return null;
@@ -100,9 +115,14 @@ export const articleLists = ({
     return { query };
   };
 
-  /** The summaries of a filtered list's page: a long read (see longReadRows). */
+  /**
+   * The summaries of a filtered list's page: a long read (see longReadRows). On PostgreSQL the
+   * page's ids, then their summaries (see summariesOfRows).
+   */
   const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> =>
-    ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow);
+    sqlite
+      ? ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow)
+      : summariesOfRows(rowIdsOf(await longReadRows(strapi, query.select('a.id'))));
 
   const narrowsNothing = (filters: ArticleFilters): boolean =>
     filters.words.length === 0 && filters.category === null && filters.tagKey === null;
@@ -171,7 +191,7 @@ export const articleLists = ({
     const kept = await keptCount(filters);
     if (kept !== null) return exactly(kept);
     if (narrowsNothing(filters))
-      return exactly(Number(((await readRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0));
+      return exactly(Number(((await readFixedRows(strapi, PUBLISHED_COUNT)) as Array<{ total: number | string }>)[0]?.total ?? 0));
     // One match past the bound says that there are more.
     const countedUpTo = Number.isFinite(atMost) ? atMost + 1 : null;
     if (filters.category === null && filters.tagKey === null && filters.words.length > 0) {
@@ -232,7 +252,7 @@ export const articleLists = ({
     /**
      * One page of the filtered articles, newest first, from where it starts (see PageStart): past a
      * position it is a keyset page, whose cost is the same at page 10,000 as at page 1. `matching`,
-     * when the caller has counted them: where walking the published articles newest first until a
+     * when the caller has counted them exactly (a lower bound is no help): where walking the published articles newest first until a
      * page is found would test more articles than there are matches (see walks; the whole archive,
      * for a word in a handful of articles), the page is read through the matches and sorted.
      */
@@ -250,17 +270,19 @@ export const articleLists = ({
         past === null ? [] : [new Date(past.position.publishedMs), new Date(past.position.createdMs), past.position.documentId];
       // The latest, the unfiltered list and a feed of every category: a page of the published_at index.
       if (narrowsNothing(filters)) {
-        const sql = past === null ? NEWEST_SUMMARIES : `${publishedSummaries()} AND ${past.where} ORDER BY ${past.order}`;
-        return inOrder(
-          ((await readRows(strapi, `${sql} ${limitSql(limit, offset)}`, positionValues)) as SummaryRow[]).map(parseSummaryRow),
-        );
+        // PostgreSQL: the page's ids, then their summaries (see summariesOfRows).
+        const selected = sqlite ? PUBLISHED_SUMMARIES : PUBLISHED_IDS;
+        const sql = past === null ? `${selected} ORDER BY ${NEWEST_FIRST}` : `${selected} AND ${past.where} ORDER BY ${past.order}`;
+        const rows = await readRows(strapi, `${sql} ${limitSql(limit, offset)}`, positionValues);
+        return inOrder(sqlite ? (rows as SummaryRow[]).map(parseSummaryRow) : await summariesOfRows(rowIdsOf(rows)));
       }
       const walk = await walks(matching, offset + limit);
-      const selected = await filtered(filters, { forPage: walk });
+      const selected = await filtered(filters, { forPage: walk, matching });
       if (selected === null) return [];
       const ordered = (query: QueryBuilder): QueryBuilder =>
         past === null ? newestFirst(query) : query.whereRaw(past.where, positionValues).orderByRaw(past.order);
-      if (walk) return inOrder(await filteredRecords(limitRows(ordered(selected.query), limit, offset)));
+      // PostgreSQL reads any page as its ids first (see filteredRecords).
+      if (walk || !sqlite) return inOrder(await filteredRecords(limitRows(ordered(selected.query), limit, offset)));
       // The matches are sorted by their ids and dates alone; only the page's rows are read with their summaries.
       const page = limitRows(ordered(selected.query.select('a.id')), limit, offset);
       return filteredRecords(newestFirst(publishedRows().whereIn('a.id', page)));

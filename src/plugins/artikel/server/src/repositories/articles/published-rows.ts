@@ -1,8 +1,17 @@
 import type { Core } from '@strapi/strapi';
 import { TABLES } from '../../constants';
 import { isSqlite } from '../../infrastructure/database-dialect';
-import { readDatabase, readRows, type Knex, type RawSql } from '../../infrastructure/transactions';
-import { ARTICLES_BY_PUBLISHED_ID, CATEGORY_JOINS, NEWEST_FIRST, publishedSummaries, SUMMARY_COLUMNS, SUMMARY_JOINS } from './queries';
+import { readDatabase, readFixedRows, readRows, type Knex, type RawSql } from '../../infrastructure/transactions';
+import {
+  ARTICLES_BY_PUBLISHED_ID,
+  CATEGORY_JOINS,
+  NEWEST_FIRST,
+  publishedSummaries,
+  SUMMARIES_OF_DOCUMENTS,
+  SUMMARIES_OF_IDS,
+  SUMMARY_COLUMNS,
+  SUMMARY_JOINS,
+} from './queries';
 import { type ArticleRecord, parseSummaryRow, type SummaryRow } from './rows';
 
 export type QueryBuilder = ReturnType<Knex>;
@@ -54,13 +63,23 @@ export const publishedRowsOf = (strapi: Core.Strapi) => {
   /** The summaries of these published articles, in this order: one indexed lookup each, on the event loop (see readRows). */
   const summariesInOrder = async (documentIds: string[]): Promise<ArticleRecord[]> => {
     if (documentIds.length === 0) return [];
-    const rows = (await readRows(
-      strapi,
-      `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`,
-      documentIds,
-    )) as SummaryRow[];
-    const found = new Map(rows.map(parseSummaryRow).map((record) => [record.documentId, record]));
+    const rows = sqlite
+      ? await readRows(strapi, `${publishedSummaries()} AND a.document_id IN (${documentIds.map(() => '?').join(', ')})`, documentIds)
+      : await readFixedRows(strapi, SUMMARIES_OF_DOCUMENTS, [documentIds]);
+    const found = new Map((rows as SummaryRow[]).map(parseSummaryRow).map((record) => [record.documentId, record]));
     return documentIds.flatMap((id) => found.get(id) ?? []);
+  };
+
+  /**
+   * PostgreSQL: the summaries of the published rows with these ids, in this order. A page is read
+   * as its ids first, then their summaries by one prepared statement (see readFixedRows): the
+   * planner plans a page's filters alone, and the join of six tables for the summaries once.
+   */
+  const summariesOfRows = async (ids: number[]): Promise<ArticleRecord[]> => {
+    if (ids.length === 0) return [];
+    const rows = (await readFixedRows(strapi, SUMMARIES_OF_IDS, [ids])) as Array<SummaryRow & { id: unknown }>;
+    const found = new Map(rows.map((row) => [Number(row.id), parseSummaryRow(row)]));
+    return ids.flatMap((id) => found.get(id) ?? []);
   };
 
   return {
@@ -69,6 +88,7 @@ export const publishedRowsOf = (strapi: Core.Strapi) => {
     sqlite,
     publishedRows,
     summariesInOrder,
+    summariesOfRows,
     publishedRowsById,
     published,
     newestFirst,

@@ -62,8 +62,23 @@ export const publishedSummaries = (extra: string[] = []): string =>
   `SELECT ${[...SUMMARY_COLUMNS, ...extra].join(', ')} FROM ${TABLES.articles} a ${SUMMARY_JOINS} WHERE a.published_at IS NOT NULL`;
 
 // The reads whose SQL never changes (but for a page's numbers), run by readRows.
-export const NEWEST_SUMMARIES = `${publishedSummaries()} ORDER BY ${NEWEST_FIRST}`;
-export const DETAIL_BY_SLUG = `${publishedSummaries(['a.id', 'a.meta_title', 'a.meta_description', 'a.meta_keywords', 'l.category_id'])} AND a.slug = ? ${limitSql(1)}`;
+/** The summaries of the published rows (add AND ... to narrow them), written out once. */
+export const PUBLISHED_SUMMARIES = publishedSummaries();
+/** The ids of the published rows (add AND ... to narrow them): a page's, read before their summaries on PostgreSQL. */
+export const PUBLISHED_IDS = `SELECT a.id FROM ${TABLES.articles} a WHERE a.published_at IS NOT NULL`;
+/**
+ * PostgreSQL: the summaries of the published rows with these ids, and of these documents' published
+ * rows (one array binding each), for readFixedRows: the same text whatever the page.
+ */
+export const SUMMARIES_OF_IDS = `${publishedSummaries(['a.id'])} AND a.id = ANY(?::int[])`;
+export const SUMMARIES_OF_DOCUMENTS = `${publishedSummaries()} AND a.document_id = ANY(?::text[])`;
+const DETAIL_COLUMNS = ['a.id', 'a.meta_title', 'a.meta_description', 'a.meta_keywords', 'l.category_id'];
+export const DETAIL_BY_SLUG = `${publishedSummaries(DETAIL_COLUMNS)} AND a.slug = ? ${limitSql(1)}`;
+/** A document's draft or published version with its detail columns and its schedule (a draft's). */
+const detailOfDocument = (published: boolean): string =>
+  `SELECT ${[...SUMMARY_COLUMNS, ...DETAIL_COLUMNS, 'a.publish_at'].join(', ')} FROM ${TABLES.articles} a ${SUMMARY_JOINS}
+  WHERE a.document_id = ? AND a.published_at IS ${published ? 'NOT NULL' : 'NULL'} ${limitSql(1)}`;
+export const DETAIL_OF_DOCUMENT = { published: detailOfDocument(true), draft: detailOfDocument(false) };
 export const PUBLISHED_COUNT = `SELECT count(*) AS total FROM ${TABLES.articles} a WHERE a.published_at IS NOT NULL`;
 export const GALLERY_OF = `SELECT f.url, f.alternative_text, f.caption, f.width, f.height, f.mime, f.formats,
     f.${PHOTO_FILE_FIELDS.placeholder} AS placeholder, f.${PHOTO_FILE_FIELDS.color} AS color, f.${PHOTO_FILE_FIELDS.exif} AS exif

@@ -117,7 +117,8 @@ export interface DetailRow extends SummaryRow {
   meta_title: string | null;
   meta_description: string | null;
   meta_keywords: string | null;
-  category_id: number | string | null;
+  category_id: number | string | null; /** Read for a document's version (DETAIL_OF_DOCUMENT), not by slug. */
+  publish_at?: unknown;
 }
 
 export interface GalleryRow {
@@ -149,3 +150,6 @@ export function parseGalleryRow(row: GalleryRow): MediaRecord {
 }
 
 export const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id: string }>).map((row) => String(row.document_id));
+
+/** The row ids of rows that selected `a.id`. */
+export const rowIdsOf = (rows: unknown): number[] => (rows as Array<{ id: unknown }>).map((row) => Number(row.id));

@@ -60,10 +60,12 @@ export interface SearchIndex {
    * Restricts a query over published articles (alias `a`) to those where every word occurs;
    * `documentColumn` is how the query names a.document_id (see pageColumn in articles/published-rows.ts);
    * `forPage`: the query walks the articles newest first and stops after a page, rather than
-   * visiting every match. Until the index is complete (see index-state) every word is found by a scan.
+   * visiting every match; `matching`, when the caller counted exactly how many published articles
+   * hold the words (and the query narrows by nothing else), lets the index choose how a page finds
+   * them. Until the index is complete (see index-state) every word is found by a scan.
    * Resolves to nothing: a query builder is a thenable, which a promise would run.
    */
-  filter(query: QueryBuilder, words: string[], documentColumn: RawSql, options: { forPage: boolean }): Promise<void>;
+  filter(query: QueryBuilder, words: string[], documentColumn: RawSql, options: { forPage: boolean; matching?: number }): Promise<void>;
   /**
    * How many published articles hold every word, when the index can tell by itself (without
    * joining the articles), counting no further than `upTo` when it is a number; null when it
