@@ -1,3 +1,7 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Editor } from '../helpers/admin';
 import {
@@ -84,6 +88,37 @@ describe('privacy of uploaded photos', () => {
       aperture: 2.8,
       iso: 400,
     });
+  }, 60_000);
+
+  it('stores a cleaned copy and leaves the file Strapi makes the smaller copies from as it came: cleaning it in place raced their decoding (libpng read error)', async () => {
+    // Strapi stores an original while it decodes the same file for its smaller copies (uploadImage's
+    // Promise.all), so the provider service is given a file that others read meanwhile.
+    const folder = await mkdtemp(join(tmpdir(), 'shared-original-'));
+    const path = join(folder, 'original.png');
+    const bytes = await photoFile('png', 600, 400);
+    await writeFile(path, bytes);
+    const upload = app.strapi.plugin('upload');
+    const provider = upload.service('provider') as { upload: (file: Record<string, unknown>) => Promise<void> };
+    const file: Record<string, unknown> = {
+      name: 'original.png',
+      hash: `shared_original_${Date.now()}`,
+      ext: '.png',
+      mime: 'image/png',
+      size: bytes.length / 1000,
+      sizeInBytes: bytes.length,
+      filepath: path,
+      getStream: () => createReadStream(path),
+    };
+    try {
+      await provider.upload(file);
+      expect((await readFile(path)).equals(bytes)).toBe(true);
+      expect(file.filepath).toBe(path);
+      expect(privateTagsIn(await tagsOfServedFile(app, String(file.url)))).toEqual([]);
+      expect(file.sizeInBytes).toBeLessThan(bytes.length);
+    } finally {
+      if (typeof file.url === 'string') await (upload.provider as { delete: (file: object) => Promise<void> }).delete(file);
+      await rm(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('strips the private fields of a file that replaces another in the Media Library', async () => {

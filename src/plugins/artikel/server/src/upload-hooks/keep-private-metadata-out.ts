@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -19,23 +19,33 @@ export function keepPrivateMetadataOut(provider: ProviderService): ProviderServi
   const extended: ProviderService = {
     ...provider,
     async upload(file) {
-      const done = await removePrivateMetadata(file);
-      try {
-        return await provider.upload.call(extended, file);
-      } finally {
-        await done();
-      }
+      await stored(file, (clean) => provider.upload.call(extended, clean));
     },
     async replace(newFile, oldFile) {
-      const done = await removePrivateMetadata(newFile);
-      try {
-        return await provider.replace.call(extended, newFile, oldFile);
-      } finally {
-        await done();
-      }
+      await stored(newFile, (clean) => provider.replace.call(extended, clean, oldFile));
     },
   };
   return extended;
+}
+
+// What only the file on disk says; every other field the provider sets (its URL, its metadata) is the stored file's.
+const ON_DISK_ONLY = new Set(['filepath', 'getStream']);
+
+/**
+ * Stores a copy of the file without its private metadata, and gives the file what storing the copy
+ * set (its URL, its size). The file's own bytes are never rewritten: Strapi stores an original while
+ * it decodes the same file for the smaller copies (the upload service's uploadImage), and rewriting
+ * it meanwhile made that decoding fail ("vipspng: libpng read error").
+ */
+async function stored(file: FileOnItsWay, store: (clean: FileOnItsWay) => Promise<void>): Promise<void> {
+  const { clean, done } = await withoutPrivateMetadata(file);
+  try {
+    await store(clean);
+  } finally {
+    await done();
+  }
+  if (clean === file) return;
+  for (const [field, value] of Object.entries(clean)) if (!ON_DISK_ONLY.has(field)) file[field] = value;
 }
 
 /** Whether sharp sees metadata in the file that could say where or by whose camera it was taken. */
@@ -51,30 +61,46 @@ async function mayHoldPrivateMetadata(path: string): Promise<boolean> {
 
 const nothingToRemove = async () => undefined;
 
-/** Cleans the file before it is stored; the function it answers removes what the cleaning wrote once the file is stored. */
-async function removePrivateMetadata(file: FileOnItsWay): Promise<() => Promise<void>> {
-  if (!isRasterImage(file.mime)) return nothingToRemove;
-  let ownFolder: string | null = null;
-  if (file.filepath === undefined) ownFolder = await writtenToDisk(file);
-  const done = ownFolder === null ? nothingToRemove : () => rm(ownFolder as string, { recursive: true, force: true });
-  const path = file.filepath as string;
+/**
+ * The file to store: the file itself when it can hold no private metadata, else a copy in a folder
+ * of its own with only the public tags kept; `done` removes that folder once the copy is stored.
+ */
+async function withoutPrivateMetadata(file: FileOnItsWay): Promise<{ clean: FileOnItsWay; done: () => Promise<void> }> {
+  if (!isRasterImage(file.mime)) return { clean: file, done: nothingToRemove };
+  const folder = await mkdtemp(join(tmpdir(), 'artikel-upload-'));
+  const done = () => rm(folder, { recursive: true, force: true });
   try {
-    if (!(await mayHoldPrivateMetadata(path))) return done;
+    const path = join(folder, `${file.hash}${file.ext ?? ''}`);
+    // Read where it lies; a file that came as a stream only is written down first.
+    if (file.filepath === undefined) await pipeline(file.getStream(), createWriteStream(path));
+    if (!(await mayHoldPrivateMetadata(file.filepath ?? path))) {
+      await done();
+      return { clean: file, done: nothingToRemove };
+    }
+    if (file.filepath !== undefined) await copyFile(file.filepath, path);
+    let cleanPath = path;
     try {
       await keepOnlyPublicTags(path);
-      await sizeFromDisk(file, path);
     } catch {
       // ExifTool refused the file (damaged metadata): its pixels, encoded again, carry none at all.
-      await reencodeWithoutMetadata(file, path);
+      cleanPath = await reencodedWithoutMetadata(file, path);
     }
-    return done;
+    const bytes = (await stat(cleanPath)).size;
+    const clean: FileOnItsWay = {
+      ...file,
+      filepath: cleanPath,
+      getStream: () => createReadStream(cleanPath),
+      sizeInBytes: bytes,
+      size: Math.round((bytes / 1000) * 100) / 100,
+    };
+    return { clean, done };
   } catch (error) {
     await done();
     throw error;
   }
 }
 
-async function reencodeWithoutMetadata(file: FileOnItsWay, path: string): Promise<void> {
+async function reencodedWithoutMetadata(file: FileOnItsWay, path: string): Promise<string> {
   const target = `${path}.clean`;
   try {
     await sharp(path).rotate().toFile(target);
@@ -83,23 +109,5 @@ async function reencodeWithoutMetadata(file: FileOnItsWay, path: string): Promis
       `"${file.name ?? 'This file'}" cannot be read as an image, so its location data cannot be removed: export the photo again from your photo editor and upload it again.`,
     );
   }
-  file.filepath = target;
-  file.getStream = () => createReadStream(target);
-  await sizeFromDisk(file, target);
-}
-
-async function sizeFromDisk(file: FileOnItsWay, path: string): Promise<void> {
-  const bytes = (await stat(path)).size;
-  file.sizeInBytes = bytes;
-  file.size = Math.round((bytes / 1000) * 100) / 100;
-}
-
-/** A file that came as a stream only, written to a folder of its own (answered) so it can be rewritten. */
-async function writtenToDisk(file: FileOnItsWay): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'artikel-upload-'));
-  const path = join(folder, `${file.hash}${file.ext ?? ''}`);
-  await pipeline(file.getStream(), createWriteStream(path));
-  file.filepath = path;
-  file.getStream = () => createReadStream(path);
-  return folder;
+  return target;
 }
