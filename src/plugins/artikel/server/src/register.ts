@@ -5,6 +5,7 @@ import { registerDocumentMiddlewares } from './document-middlewares';
 import { insidePipeline } from './infrastructure/pipeline-scope';
 import { ARTICLE_UID, CATEGORY_UID, UPLOAD_FILE_UID, VIEW_COUNT_UID } from './constants';
 import { keepSqlOutOfErrors } from './infrastructure/database-errors';
+import { letStatementsYield } from './infrastructure/sqlite-turns';
 import { getService } from './infrastructure/get-service';
 import { extendStrapiMiddlewares } from './strapi-middlewares';
 import { addPhotoFileFields } from './content-types/photo-file-fields';
@@ -12,6 +13,7 @@ import { registerUploadHooks } from './upload-hooks';
 
 const register = ({ strapi }: { strapi: Core.Strapi }) => {
   keepSqlOutOfErrors(strapi.db.connection);
+  letStatementsYield(strapi);
   registerDocumentMiddlewares(strapi);
   extendStrapiMiddlewares(strapi);
   reserveRouteSlugsInContentManager(strapi);
