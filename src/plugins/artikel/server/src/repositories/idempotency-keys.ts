@@ -60,18 +60,24 @@ export const idempotencyKeys = (strapi: Core.Strapi) => {
       return row === undefined ? null : parseRow(row);
     },
 
-    /** Stores the answer to a key, in the transaction of the write it answers (an expired record of the key is replaced). */
-    async store(id: IdempotencyKey, answer: StoredAnswer, expiresAt: number, now: number): Promise<void> {
-      await knex()(TABLES.idempotencyKeys).where({ scope: id.scope, idempotency_key: id.key }).where('expires_at', '<=', now).delete();
-      await knex()(TABLES.idempotencyKeys).insert({
-        scope: id.scope,
-        idempotency_key: id.key,
-        fingerprint: answer.fingerprint,
-        status: answer.status,
-        location: answer.location,
-        body: JSON.stringify(answer.body),
-        expires_at: expiresAt,
-      });
+    /**
+     * Stores the answer to a key, in the transaction of the write it answers: one upsert, which
+     * replaces the key's expired record, if any (a live one was replayed instead, under the key's
+     * lock: see services/idempotency.ts).
+     */
+    async store(id: IdempotencyKey, answer: StoredAnswer, expiresAt: number): Promise<void> {
+      await knex()(TABLES.idempotencyKeys)
+        .insert({
+          scope: id.scope,
+          idempotency_key: id.key,
+          fingerprint: answer.fingerprint,
+          status: answer.status,
+          location: answer.location,
+          body: JSON.stringify(answer.body),
+          expires_at: expiresAt,
+        })
+        .onConflict(['scope', 'idempotency_key'])
+        .merge();
     },
 
     /** Removes every expired record; returns how many. */

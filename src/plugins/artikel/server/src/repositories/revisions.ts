@@ -178,9 +178,11 @@ export function revisions(strapi: Core.Strapi) {
 
     /**
      * Keeps an article's newest `keep` revisions and removes the older ones: one delete through the
-     * (article, number) index, made by the write that adds a revision.
+     * (article, number) index, made by the write that adds a revision. Numbers start at 1, so an
+     * article with no more than `keep` has none to remove (most writes: a new article's first).
      */
     async keepNewest(documentId: string, newest: number, keep: number): Promise<void> {
+      if (newest - keep < 1) return;
       await table()
         .where('article_document_id', documentId)
         .andWhere('number', '<=', newest - keep)

@@ -70,8 +70,7 @@ const idempotency = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Inside the write's transaction, after writing: stores its answer for the key's lifetime. */
     async remember(request: KeyedRequest, answer: PostAnswer): Promise<void> {
-      const now = Date.now();
-      await keys.store(request, { ...answer, fingerprint: request.fingerprint }, now + lifetimeMs(), now);
+      await keys.store(request, { ...answer, fingerprint: request.fingerprint }, Date.now() + lifetimeMs());
     },
 
     /** Purges expired keys now and every hour (each instance; deleting twice is harmless). */

@@ -121,10 +121,18 @@ async function prepareHarvest(db: Knex): Promise<void> {
   await db.raw(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${HARVEST_WORDS} USING fts5vocab(temp, ${HARVEST}, row)`);
 }
 
-/**
- * Adds the stems of the vocabulary's words with ids above `afterId` (see utils/word-stems.ts), a
- * batch per statement: the words a search word's stem finds (see formsOf).
- */
+/** Adds the stems of these vocabulary words (see utils/word-stems.ts): the words a search word's stem finds (see formsOf). */
+async function keepStemsOf(db: Knex, words: string[]): Promise<void> {
+  const stems = words.flatMap((word) => stemsOf(word).map((stem) => ({ stem, word })));
+  for (let start = 0; start < stems.length; start += INSERT_BATCH_ROWS) {
+    await db(TABLES.searchStems)
+      .insert(stems.slice(start, start + INSERT_BATCH_ROWS))
+      .onConflict(['stem', 'word'])
+      .ignore();
+  }
+}
+
+/** Adds the stems of the vocabulary's words with ids above `afterId`, a batch per statement. */
 async function keepStems(db: Knex, afterId: number, pause: () => Promise<void> = async () => undefined): Promise<void> {
   // Keyed by the word, not its id: a vocabulary made again (see ensure) finds its words' stems as they were.
   for (let after = afterId; ;) {
@@ -134,13 +142,10 @@ async function keepStems(db: Knex, afterId: number, pause: () => Promise<void> =
       .orderBy('id')
       .limit(STEMMED_WORDS_PER_BATCH)) as Array<{ id: number | string; word: string }>;
     if (words.length === 0) return;
-    const stems = words.flatMap((row) => stemsOf(String(row.word)).map((stem) => ({ stem, word: String(row.word) })));
-    for (let start = 0; start < stems.length; start += INSERT_BATCH_ROWS) {
-      await db(TABLES.searchStems)
-        .insert(stems.slice(start, start + INSERT_BATCH_ROWS))
-        .onConflict(['stem', 'word'])
-        .ignore();
-    }
+    await keepStemsOf(
+      db,
+      words.map((row) => String(row.word)),
+    );
     after = Number(words[words.length - 1].id);
     await pause();
   }
@@ -148,16 +153,28 @@ async function keepStems(db: Knex, afterId: number, pause: () => Promise<void> =
 
 /**
  * Adds the words `wordsSql` selects that the vocabulary lacks, with their trigrams and stems. It
- * only grows: a word no entry holds any more finds nothing.
+ * only grows: a word no entry holds any more finds nothing. The insert answers the words it added
+ * (an ignored one answers nothing): a write's words are then three statements, not six.
  */
 async function keepWords(db: Knex, wordsSql: string, bindings: Array<string | number> = []): Promise<void> {
-  const before = (await firstRow(db(TABLES.searchVocabulary).max({ id: 'id' }))) as { id: number | null } | undefined;
-  await db.raw(`INSERT OR IGNORE INTO ${TABLES.searchVocabulary} (word) ${wordsSql}`, bindings);
+  const added = (await db.raw(
+    `INSERT OR IGNORE INTO ${TABLES.searchVocabulary} (word) ${wordsSql} RETURNING id, word`,
+    bindings,
+  )) as Array<{
+    id: number | string;
+    word: string;
+  }>;
+  if (added.length === 0) return;
+  // New rows take ids above every earlier one, so they are those from the least id added on.
+  const firstId = added.reduce((least, row) => Math.min(least, Number(row.id)), Number.POSITIVE_INFINITY);
   await db.raw(
-    `INSERT INTO ${TABLES.searchVocabularyTrigrams} (rowid, word) SELECT id, word FROM ${TABLES.searchVocabulary} WHERE id > ?`,
-    [Number(before?.id ?? 0)],
+    `INSERT INTO ${TABLES.searchVocabularyTrigrams} (rowid, word) SELECT id, word FROM ${TABLES.searchVocabulary} WHERE id >= ?`,
+    [firstId],
   );
-  await keepStems(db, Number(before?.id ?? 0));
+  await keepStemsOf(
+    db,
+    added.map((row) => String(row.word)),
+  );
 }
 
 /**
@@ -230,25 +247,19 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       'documentId' in scope
         ? [`${TABLES.articles} a`, '+a.published_at IS NOT NULL AND a.document_id = ?', [scope.documentId]]
         : [ARTICLES_BY_PUBLISHED_ID, 'a.published_at IS NOT NULL AND a.id > ? AND a.id <= ?', [scope.afterId, scope.throughId]];
-    const before = (await firstRow(db(TABLES.searchDocuments).max({ id: 'id' }))) as { id: number | null } | undefined;
-    const lastDocsId = Number(before?.id ?? 0);
-    await db.raw(
+    // The insert answers the entries it added: their articles are returned, their ids bound the backfills' ranges.
+    const added = (await db.raw(
       `INSERT INTO ${TABLES.searchDocuments} (document_id, article_id)
        SELECT a.document_id, a.id FROM ${rows}
        WHERE ${filter}
          AND NOT EXISTS (SELECT 1 FROM ${TABLES.searchDocuments} d WHERE d.document_id = a.document_id)
-       ORDER BY a.id`,
+       ORDER BY a.id
+       RETURNING id, article_id`,
       bindings,
-    );
-    // The entries just added, read once: their articles are returned, the newest id bounds the backfills' ranges.
-    const added = (await db(TABLES.searchDocuments)
-      .select('id', 'article_id')
-      .where('id', '>', lastDocsId)
-      .orderBy('article_id')) as Array<{
-      id: number | string;
-      article_id: number | string;
-    }>;
+    )) as Array<{ id: number | string; article_id: number | string }>;
     if (added.length === 0) return [];
+    // New rows take ids above every earlier one: the entries before them end just below the least.
+    const lastDocsId = added.reduce((least, row) => Math.min(least, Number(row.id)), Number.POSITIVE_INFINITY) - 1;
     const lastAdded = added.reduce((newest, row) => Math.max(newest, Number(row.id)), lastDocsId);
     const trigramsLater = await laterFor(db, TABLES.searchTrigramBackfill, 'afterId' in scope, lastDocsId, lastAdded);
     // Searches only the trigram index answers read the articles until it holds these entries.
@@ -264,7 +275,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     if (!wordsLater) await prepareHarvest(db);
     for (const table of indexes) await insertEntryTexts(db, table, lastDocsId, null);
     if (!wordsLater) await keepHarvestedWords(db);
-    return added.map((row) => Number(row.article_id));
+    return added.map((row) => Number(row.article_id)).sort((a, b) => a - b);
   };
 
   /**
