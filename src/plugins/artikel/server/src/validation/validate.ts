@@ -123,9 +123,14 @@ export function unknownFieldMessage(key: string, known: ReadonlySet<string>, wha
   return meant === undefined ? `${key} is not ${what} (${allowed})` : `${key} is not ${what}: did you mean ${meant}? (${allowed})`;
 }
 
+// Unknown keys named one by one, at most; one error says how many more. Each names the allowed
+// keys again: 998 unknown query parameters made an answer of 240 KB, as long to write as to refuse.
+const MOST_NAMED_UNKNOWN_KEYS = 20;
+
 /**
  * Validates input against a schema and rejects keys the schema does not list. Every offending
- * field is reported, each under its own path, in Strapi's ValidationError body.
+ * field is reported, each under its own path, in Strapi's ValidationError body (unknown keys up to
+ * MOST_NAMED_UNKNOWN_KEYS, then how many more).
  */
 export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unknown, what: string): Promise<T> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
@@ -133,7 +138,13 @@ export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unkno
   }
   const keys = Object.keys(input);
   const known = new Set(Object.keys(schema.fields));
-  const unknownFields = keys.filter((key) => !known.has(key)).map((key) => fieldError(key, unknownFieldMessage(key, known)));
+  const unknownKeys = keys.filter((key) => !known.has(key));
+  const unknownFields = unknownKeys.slice(0, MOST_NAMED_UNKNOWN_KEYS).map((key) => fieldError(key, unknownFieldMessage(key, known)));
+  if (unknownKeys.length > MOST_NAMED_UNKNOWN_KEYS) {
+    const more = unknownKeys.length - MOST_NAMED_UNKNOWN_KEYS;
+    const kind = what === 'The query' ? 'parameters' : 'fields';
+    unknownFields.push(fieldError(null, `and ${more} more ${kind} are not allowed (allowed: ${[...known].join(', ')})`));
+  }
   const fieldErrors = [...unknownFields, ...(await (keys.length === 0 ? errorsOfEmptyInput(schema) : fieldErrorsOf(schema, input)))];
   if (fieldErrors.length > 0) throw validationError(fieldErrors);
   return input as T;
