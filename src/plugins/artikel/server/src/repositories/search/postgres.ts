@@ -13,15 +13,43 @@ import { COLUMN_WEIGHTS, lettersAndDigits, orderByTextScore, scanFor, staleEntri
 
 /** PostgreSQL: longest word (in characters, up to 4 bytes each) kept in the dictionary; btree keys end near 2,700 bytes. */
 const LONG_WORD = 200;
-const isLong = (word: string): boolean => [...word].length > LONG_WORD;
+// A surrogate: half of a character outside the BMP (or a lone one). A text without any has one character per UTF-16 unit.
+const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** A long word's overlapping pieces: every substring of up to LONG_WORD + 1 characters lies in one. */
+/**
+ * Where each character (code point, as [...word] splits it) of a word starts; null when each
+ * UTF-16 unit is one (no surrogate), which is nearly every word and needs no list.
+ */
+function characterStarts(word: string): number[] | null {
+  if (!SURROGATE.test(word)) return null;
+  const starts: number[] = [];
+  for (let at = 0; at < word.length; at += 1) {
+    const unit = word.charCodeAt(at);
+    // The low half of a surrogate pair does not start a character; a lone one does.
+    const pairEnd = unit >= 0xdc00 && unit <= 0xdfff && at > 0 && word.charCodeAt(at - 1) >= 0xd800 && word.charCodeAt(at - 1) <= 0xdbff;
+    if (!pairEnd) starts.push(at);
+  }
+  return starts;
+}
+
+const characterCount = (word: string): number => characterStarts(word)?.length ?? word.length;
+
+// A word of more than LONG_WORD UTF-16 units may be long; of more than twice that, it is (a character is at most two).
+const isLong = (word: string): boolean => word.length > LONG_WORD && (word.length > 2 * LONG_WORD || characterCount(word) > LONG_WORD);
+
+/**
+ * A long word's overlapping pieces: every substring of up to LONG_WORD + 1 characters lies in one.
+ * Cut by the characters' starts: splitting a text-long "word" into a string per character (a
+ * content of <div>×60,000 is one word of 180,000) held the event loop 100 ms.
+ */
 function piecesOf(word: string): string[] {
-  const characters = [...word];
+  const starts = characterStarts(word);
+  const count = starts?.length ?? word.length;
+  const startOf = (character: number): number => (character >= count ? word.length : (starts?.[character] ?? character));
   const pieces: string[] = [];
   for (let start = 0; ; start += LONG_WORD) {
-    pieces.push(characters.slice(start, start + 2 * LONG_WORD).join(''));
-    if (start + 2 * LONG_WORD >= characters.length) return pieces;
+    pieces.push(word.slice(startOf(start), startOf(start + 2 * LONG_WORD)));
+    if (start + 2 * LONG_WORD >= count) return pieces;
   }
 }
 
