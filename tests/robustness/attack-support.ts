@@ -118,7 +118,7 @@ const heldLine = (baseline: number[]): number => Math.max(100, 10 * p50(baseline
 /**
  * Runs an attack that is refused or only reads (so it can run again) beside the cached read, reports
  * the figures and asserts that the event loop was not held: no read waited `heldLine` or longer.
- * A wait over the line is measured once more beside the same attack before it fails the test. A
+ * A wait over the line is measured up to twice more beside the same attack before it fails the test. A
  * request that holds the loop holds it every time it is sent; a moment when the shared 2-core
  * machine is busy elsewhere (a read waited 240 ms once in CI beside an If-Match that holds the loop
  * under 10 ms) does not come back on cue. The reads come from a process of their own, so that the
@@ -143,6 +143,10 @@ export async function expectLoopNotHeld<T>(
   const first = await measured(`beside ${label}`);
   if (max(first.reads) < line) return first;
   const again = await measured(`beside ${label}, measured again`);
-  expect(max(again.reads)).toBeLessThan(line);
-  return again;
+  if (max(again.reads) < line) return again;
+  // Twice over the line in one full run (2026-11-28: 105 then 265 ms, the test process's own loop
+  // delay as long, where the same attack measured 42-67 ms in other runs): a third time decides.
+  const third = await measured(`beside ${label}, measured a third time`);
+  expect(max(third.reads)).toBeLessThan(line);
+  return third;
 }
