@@ -66,18 +66,23 @@ const nothingToRemove = async () => undefined;
  * of its own with only the public tags kept; `done` removes that folder once the copy is stored.
  */
 async function withoutPrivateMetadata(file: FileOnItsWay): Promise<{ clean: FileOnItsWay; done: () => Promise<void> }> {
-  if (!isRasterImage(file.mime)) return { clean: file, done: nothingToRemove };
+  const untouched = { clean: file, done: nothingToRemove };
+  if (!isRasterImage(file.mime)) return untouched;
+  // Read where it lies: most files (every smaller copy) hold none, and need no folder.
+  if (file.filepath !== undefined && !(await mayHoldPrivateMetadata(file.filepath))) return untouched;
   const folder = await mkdtemp(join(tmpdir(), 'artikel-upload-'));
   const done = () => rm(folder, { recursive: true, force: true });
   try {
     const path = join(folder, `${file.hash}${file.ext ?? ''}`);
-    // Read where it lies; a file that came as a stream only is written down first.
-    if (file.filepath === undefined) await pipeline(file.getStream(), createWriteStream(path));
-    if (!(await mayHoldPrivateMetadata(file.filepath ?? path))) {
-      await done();
-      return { clean: file, done: nothingToRemove };
-    }
     if (file.filepath !== undefined) await copyFile(file.filepath, path);
+    else {
+      // A file that came as a stream only is written down first.
+      await pipeline(file.getStream(), createWriteStream(path));
+      if (!(await mayHoldPrivateMetadata(path))) {
+        await done();
+        return untouched;
+      }
+    }
     let cleanPath = path;
     try {
       await keepOnlyPublicTags(path);
