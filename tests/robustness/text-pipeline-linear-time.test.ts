@@ -101,14 +101,27 @@ interface Scaling {
   largeMs: number;
 }
 
-function scalingOf(step: string, unit: string): Scaling {
+function measuredScalingOf(step: string, unit: string): Scaling {
   const small = repeatedTo(unit, SMALL);
   const large = repeatedTo(unit, SMALL * GROWTH);
   millisecondsOf(STEPS[step], small, 1); // warm up the step's code before timing it
-  return { step, unit, smallMs: millisecondsOf(STEPS[step], small, 3), largeMs: millisecondsOf(STEPS[step], large, 2) };
+  return { step, unit, smallMs: millisecondsOf(STEPS[step], small, 3), largeMs: millisecondsOf(STEPS[step], large, 3) };
 }
 
 const isLinear = ({ smallMs, largeMs }: Scaling) => largeMs <= Math.max(FLOOR_MS, smallMs * GROWTH * SLACK);
+
+/**
+ * A step that looks non-linear is measured twice more, and fails only if it looks so every time: on
+ * a loaded machine (CI runs this beside other test workers) one measurement of the large input met
+ * a 250 ms pause where the step itself takes 30 ms, while a rescanning pattern is slow every time.
+ */
+function scalingOf(step: string, unit: string): Scaling {
+  let scaling = measuredScalingOf(step, unit);
+  for (let remeasure = 0; remeasure < 2 && !isLinear(scaling); remeasure += 1) {
+    scaling = measuredScalingOf(step, unit);
+  }
+  return scaling;
+}
 
 describe('the text pipeline takes time linear in the size of the text', () => {
   it.each(Object.keys(STEPS))('%s grows at most linearly on every repeated adversarial fragment', (step) => {
