@@ -72,3 +72,49 @@ describe('concurrent clients', () => {
     reportFigure('concurrent posts of one new category', `20 × 201, ${Number(categories.total)} category`);
   });
 });
+
+describe('a page read while an article on it is published again', () => {
+  it('still lists that article: every page of the list and of its category is full and holds it', async () => {
+    const category = await createCategory(app.strapi, 'Republished', 'republished');
+    for (let index = 0; index < 11; index += 1)
+      await createArticle(app.strapi, { title: `Steady article ${index}`, slug: `steady-${index}`, category });
+    await createArticle(app.strapi, { title: 'Edited again and again', slug: 'edited-often', category });
+    const republishes = 40;
+    let writing = true;
+    // Each edit publishes the article again: Strapi replaces its published row with a new one.
+    const writer = (async () => {
+      try {
+        for (let edit = 0; edit < republishes; edit += 1) {
+          await app
+            .api()
+            .patch('/api/artikel/edited-often')
+            .set(app.auth())
+            .send({ content: `Edit number ${edit}.` })
+            .expect(200);
+        }
+      } finally {
+        writing = false;
+      }
+    })();
+    const short: string[] = [];
+    let reads = 0;
+    // A different limit each time, so that no read is answered from the cache of another.
+    while (writing) {
+      const limit = 12 + (reads % 30);
+      const path = reads % 2 === 0 ? `/api/artikel?limit=${limit}` : `/api/artikel?kategori=republished&limit=${limit}`;
+      const answer = await fetch(`${await app.baseUrl()}${path}`);
+      const body = (await answer.json()) as { data?: Array<{ slug: string }>; meta?: { pagination: { total: number } } };
+      const slugs = (body.data ?? []).map((article) => article.slug);
+      // The twelve are the newest articles: whatever else the app holds, each page has all of them.
+      const full = slugs.length === Math.min(limit, body.meta?.pagination.total ?? -1);
+      if (answer.status !== 200 || !slugs.includes('edited-often') || !full)
+        short.push(`${path}: ${answer.status}, ${slugs.length} articles`);
+      reads += 1;
+    }
+    await writer;
+    reportFigure('pages read during republishing', `${reads} pages read during ${republishes} republishes, ${short.length} short`);
+    // Reads and edits take turns on the event loop: at least one read between two edits, on average.
+    expect(reads).toBeGreaterThanOrEqual(republishes / 2);
+    expect(short).toEqual([]);
+  }, 180_000);
+});

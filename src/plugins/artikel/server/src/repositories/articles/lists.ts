@@ -17,7 +17,7 @@ import {
   readMostIds,
   UNREAD_IDS,
 } from './queries';
-import { type ArticleRecord, documentIdsOf, parseSummaryRow, rowIdsOf, type SummaryRow } from './rows';
+import { type ArticleRecord, documentIdsOf, pageRowsOf, parseSummaryRow, type SummaryRow } from './rows';
 
 /** What a list may be narrowed by: words of q, a category (name or slug, any case), a tag key. */
 export interface ArticleFilters {
@@ -122,7 +122,7 @@ export const articleLists = ({
   const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> =>
     sqlite
       ? ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow)
-      : summariesOfRows(rowIdsOf(await longReadRows(strapi, query.select('a.id'))));
+      : summariesOfRows(pageRowsOf(await longReadRows(strapi, query.select('a.id', 'a.document_id'))));
 
   const narrowsNothing = (filters: ArticleFilters): boolean =>
     filters.words.length === 0 && filters.category === null && filters.tagKey === null;
@@ -274,7 +274,7 @@ export const articleLists = ({
         const selected = sqlite ? PUBLISHED_SUMMARIES : PUBLISHED_IDS;
         const sql = past === null ? `${selected} ORDER BY ${NEWEST_FIRST}` : `${selected} AND ${past.where} ORDER BY ${past.order}`;
         const rows = await readRows(strapi, `${sql} ${limitSql(limit, offset)}`, positionValues);
-        return inOrder(sqlite ? (rows as SummaryRow[]).map(parseSummaryRow) : await summariesOfRows(rowIdsOf(rows)));
+        return inOrder(sqlite ? (rows as SummaryRow[]).map(parseSummaryRow) : await summariesOfRows(pageRowsOf(rows)));
       }
       const walk = await walks(matching, offset + limit);
       const selected = await filtered(filters, { forPage: walk, matching });

@@ -12,7 +12,7 @@ import {
   SUMMARY_COLUMNS,
   SUMMARY_JOINS,
 } from './queries';
-import { type ArticleRecord, parseSummaryRow, type SummaryRow } from './rows';
+import { type ArticleRecord, type PageRow, parseSummaryRow, type SummaryRow } from './rows';
 
 export type QueryBuilder = ReturnType<Knex>;
 
@@ -71,15 +71,19 @@ export const publishedRowsOf = (strapi: Core.Strapi) => {
   };
 
   /**
-   * PostgreSQL: the summaries of the published rows with these ids, in this order. A page is read
-   * as its ids first, then their summaries by one prepared statement (see readFixedRows): the
-   * planner plans a page's filters alone, and the join of six tables for the summaries once.
+   * PostgreSQL: the summaries of a page's published rows, in this order. A page is read as its
+   * rows' ids first, then their summaries by one prepared statement (see readFixedRows): the
+   * planner plans a page's filters alone, and the join of six tables for the summaries once. The
+   * two are separate statements: an article published again between them (an edit of a published
+   * article replaces its published row) is read by its document instead, so the page keeps it.
    */
-  const summariesOfRows = async (ids: number[]): Promise<ArticleRecord[]> => {
-    if (ids.length === 0) return [];
-    const rows = (await readFixedRows(strapi, SUMMARIES_OF_IDS, [ids])) as Array<SummaryRow & { id: unknown }>;
+  const summariesOfRows = async (page: PageRow[]): Promise<ArticleRecord[]> => {
+    if (page.length === 0) return [];
+    const rows = (await readFixedRows(strapi, SUMMARIES_OF_IDS, [page.map((row) => row.id)])) as Array<SummaryRow & { id: unknown }>;
     const found = new Map(rows.map((row) => [Number(row.id), parseSummaryRow(row)]));
-    return ids.flatMap((id) => found.get(id) ?? []);
+    const replaced = page.filter((row) => !found.has(row.id)).map((row) => row.documentId);
+    const republished = new Map((await summariesInOrder(replaced)).map((record) => [record.documentId, record]));
+    return page.flatMap((row) => found.get(row.id) ?? republished.get(row.documentId) ?? []);
   };
 
   return {

@@ -64,8 +64,8 @@ export const publishedSummaries = (extra: string[] = []): string =>
 // The reads whose SQL never changes (but for a page's numbers), run by readRows.
 /** The summaries of the published rows (add AND ... to narrow them), written out once. */
 export const PUBLISHED_SUMMARIES = publishedSummaries();
-/** The ids of the published rows (add AND ... to narrow them): a page's, read before their summaries on PostgreSQL. */
-export const PUBLISHED_IDS = `SELECT a.id FROM ${TABLES.articles} a WHERE a.published_at IS NOT NULL`;
+/** The row and document ids of the published rows (add AND ... to narrow them): a page's, read before their summaries on PostgreSQL. */
+export const PUBLISHED_IDS = `SELECT a.id, a.document_id FROM ${TABLES.articles} a WHERE a.published_at IS NOT NULL`;
 /**
  * PostgreSQL: the summaries of the published rows with these ids, and of these documents' published
  * rows (one array binding each), for readFixedRows: the same text whatever the page.

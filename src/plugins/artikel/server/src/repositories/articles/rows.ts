@@ -151,5 +151,12 @@ export function parseGalleryRow(row: GalleryRow): MediaRecord {
 
 export const documentIdsOf = (rows: unknown): string[] => (rows as Array<{ document_id: string }>).map((row) => String(row.document_id));
 
-/** The row ids of rows that selected `a.id`. */
-export const rowIdsOf = (rows: unknown): number[] => (rows as Array<{ id: unknown }>).map((row) => Number(row.id));
+/** A page's row as PostgreSQL reads it first: the row's id, and its document's (see summariesOfRows). */
+export interface PageRow {
+  id: number;
+  documentId: string;
+}
+
+/** The rows of a page query that selected `a.id` and `a.document_id`. */
+export const pageRowsOf = (rows: unknown): PageRow[] =>
+  (rows as Array<{ id: unknown; document_id: unknown }>).map((row) => ({ id: Number(row.id), documentId: String(row.document_id) }));
