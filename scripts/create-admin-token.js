@@ -5,7 +5,10 @@
 // role's conditions: an Author's agent works on the Author's own articles only. stdout carries only
 // the token; stderr what the command does and the client configuration to paste.
 // Usage: npm run -s mcp-token -- <administrator's e-mail> [token name]
+const { commandLine } = require('./lib/command-line');
 const { loadStrapi, progressPrinter, refuseNpmBanner, runCommand } = require('./lib/load-strapi');
+
+const USAGE = "usage: npm run -s mcp-token -- <administrator's e-mail> [token name]";
 
 const ARTICLE = 'api::article.article';
 const progress = progressPrinter();
@@ -22,14 +25,16 @@ function clientConfiguration(url) {
 }
 
 async function main() {
+  const given = commandLine({ usage: USAGE, positionals: ['e-mail', 'name'] });
+  if (given === null) return;
   if (refuseNpmBanner('mcp-token', 'TOKEN=$(npm run -s mcp-token -- you@example.com) (with -s)')) return;
-  const email = (process.argv[2] || '').trim().toLowerCase();
+  const email = (given['e-mail'] || '').trim().toLowerCase();
   if (email === '') {
     process.stderr.write('Name the administrator who owns the token: npm run -s mcp-token -- editor@studio.example\n');
     process.exitCode = 2;
     return;
   }
-  const name = process.argv[3] || `mcp-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const name = given.name || `mcp-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const strapi = await loadStrapi(progress);
   try {
     const owner = await strapi.db.query('admin::user').findOne({ where: { email }, populate: ['roles'] });

@@ -3,7 +3,11 @@
 // Prints a new Strapi API token that may only create articles (POST /api/artikel), for automation
 // tools and agents; with ARTIKEL_TOKEN_ACTIONS=create,update,delete it may also change (PATCH) or
 // delete (DELETE) them. Usage: [ARTIKEL_TOKEN_ACTIONS=create,update] npm run token -- [name]
+const { commandLine } = require('./lib/command-line');
 const { loadStrapi, progressPrinter, refuseNpmBanner, runCommand } = require('./lib/load-strapi');
+
+const USAGE =
+  'usage: npm run -s token -- [name]   (a token that may create articles; ARTIKEL_TOKEN_ACTIONS=create,update,delete for one that may also change and delete them)';
 
 const ACTIONS = ['create', 'update', 'delete'];
 
@@ -22,8 +26,10 @@ function requestedPermissions() {
 const progress = progressPrinter();
 
 async function main() {
+  const given = commandLine({ usage: USAGE, positionals: ['name'] });
+  if (given === null) return;
   if (refuseNpmBanner('token', 'TOKEN=$(npm run -s token) (with -s), or as node scripts/create-api-token.js')) return;
-  const name = process.argv[2] || `automation-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const name = given.name || `automation-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const permissions = requestedPermissions();
   const strapi = await loadStrapi(progress);
   try {

@@ -15,6 +15,7 @@
 // --limit N  switches at most N files in this run (a studio moved in batches).
 const fs = require('node:fs');
 const path = require('node:path');
+const { UsageError, commandLine } = require('./lib/command-line');
 const { compiledApp, loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
 
 const FILE_UID = 'plugin::upload.file';
@@ -24,20 +25,14 @@ const USAGE = 'usage: npm run uploads:move-to-bucket -- [--dry-run] [--limit N]'
 /** Progress on stderr; the summary (one line per outcome) on stdout. */
 const progress = progressPrinter();
 
-/** The command line's options; anything else is refused with the usage. */
-function options(argv) {
-  const parsed = { dryRun: false, limit: Infinity };
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index];
-    if (argument === '--dry-run') parsed.dryRun = true;
-    else if (argument === '--limit' || argument.startsWith('--limit=')) {
-      const value = argument === '--limit' ? argv[(index += 1)] : argument.slice('--limit='.length);
-      if (!/^[1-9]\d{0,8}$/.test(value ?? ''))
-        throw new Error(`--limit takes a whole number of files from 1, not "${value ?? ''}"\n${USAGE}`);
-      parsed.limit = Number(value);
-    } else throw new Error(`unknown argument "${argument}"\n${USAGE}`);
-  }
-  return parsed;
+/** The command line's options (null after --help); anything else is refused with the usage. */
+function options() {
+  const given = commandLine({ usage: USAGE, options: { 'dry-run': { type: 'boolean' }, limit: { type: 'string' } } });
+  if (given === null) return null;
+  const limit = given.limit;
+  if (limit !== undefined && !/^[1-9]\d{0,8}$/.test(limit))
+    throw new UsageError(`--limit takes a whole number of files from 1, not "${limit}"\n${USAGE}`);
+  return { dryRun: given['dry-run'] === true, limit: limit === undefined ? Infinity : Number(limit) };
 }
 
 /** The record's formats as an object (a database may hand JSON back as text), null when it has none. */
@@ -62,7 +57,9 @@ function localObjects(record, uploadsDir) {
 }
 
 async function main() {
-  const { dryRun, limit } = options(process.argv.slice(2));
+  const chosen = options();
+  if (chosen === null) return;
+  const { dryRun, limit } = chosen;
   const distDir = await compiledApp(progress);
   const { objectStorageFromEnv, describeStore, OBJECT_STORAGE_PROVIDER } = require(path.join(distDir, 'src', 'object-storage.js'));
   const settings = objectStorageFromEnv((name, fallback = '') => process.env[name] ?? fallback);

@@ -8,32 +8,28 @@
 // done work is skipped.
 // Usage: npm run photos:process -- [--dry-run] [--again] [--orphan-minutes N]
 const path = require('node:path');
+const { UsageError, commandLine } = require('./lib/command-line');
 const { compiledApp, loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
 const { sweepOrphans } = require('./lib/orphan-objects');
 
-const FLAGS = ['--dry-run', '--again'];
-const ORPHAN_MINUTES = '--orphan-minutes';
+const USAGE = 'usage: npm run photos:process -- [--dry-run] [--again] [--orphan-minutes N]';
 
-/** The options given, or an error naming the one not understood. */
-function options(argv) {
-  const chosen = { dryRun: false, again: false, orphanMinutes: 60 };
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index];
-    if (argument === '--dry-run') chosen.dryRun = true;
-    else if (argument === '--again') chosen.again = true;
-    else if (argument === ORPHAN_MINUTES && /^\d{1,6}$/.test(argv[index + 1] ?? '')) {
-      chosen.orphanMinutes = Number(argv[index + 1]);
-      index += 1;
-    } else
-      throw new Error(
-        `unknown option ${argv.slice(index).join(' ')}; the options are ${FLAGS.join(', ')}, ${ORPHAN_MINUTES} N (whole minutes, at most 999999)`,
-      );
-  }
-  return chosen;
+/** The options given (null after --help), or a usage error naming the one not understood. */
+function options() {
+  const given = commandLine({
+    usage: USAGE,
+    options: { 'dry-run': { type: 'boolean' }, again: { type: 'boolean' }, 'orphan-minutes': { type: 'string' } },
+  });
+  if (given === null) return null;
+  const minutes = given['orphan-minutes'] ?? '60';
+  if (!/^\d{1,6}$/.test(minutes)) throw new UsageError(`--orphan-minutes takes whole minutes, at most 999999, not "${minutes}"\n${USAGE}`);
+  return { dryRun: given['dry-run'] === true, again: given.again === true, orphanMinutes: Number(minutes) };
 }
 
 async function main() {
-  const { dryRun, again, orphanMinutes } = options(process.argv.slice(2));
+  const chosen = options();
+  if (chosen === null) return;
+  const { dryRun, again, orphanMinutes } = chosen;
   const progress = progressPrinter();
   const distDir = await compiledApp(progress);
   const { objectStorageFromEnv, s3ClientOptions } = require(path.join(distDir, 'src', 'object-storage.js'));

@@ -54,15 +54,16 @@ function progressPrinter() {
 }
 
 /**
- * Runs a command's `main` and exits: with the exit code it set (0 by default), or with 1 and only
- * the error's message (no stack) when it failed. Exiting ends whatever Strapi left running.
+ * Runs a command's `main` and exits: with the exit code it set (0 by default), or with the error's
+ * exitCode (2 for a usage error), else 1, and only the error's message (no stack) when it failed. Exiting ends whatever Strapi left running.
  */
 function runCommand(main) {
   main().then(
     () => process.exit(process.exitCode ?? 0),
     (error) => {
       console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
+      // A usage error (scripts/lib/command-line.js) exits 2, every other failure 1.
+      process.exit(typeof error?.exitCode === 'number' ? error.exitCode : 1);
     },
   );
 }

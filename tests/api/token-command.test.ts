@@ -52,6 +52,43 @@ describe('npm run token', () => {
   });
 });
 
+describe("the token commands' arguments", () => {
+  const tokenCommand = (script: string, args: string[], databaseFile: string) =>
+    serviceDatabaseEnv(databaseFile).then((database) =>
+      run('node', [path.join(APP_DIR, 'scripts', script), ...args], { cwd: APP_DIR, env: { ...process.env, ...database } }).then(
+        (result) => ({ ...result, code: 0 }),
+        (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }),
+      ),
+    );
+
+  it('print their usage for --help and -h, and create no token named after the option', async () => {
+    const databaseFile = path.join(folder, 'help.db');
+    for (const [script, args] of [
+      ['create-api-token.js', ['--help']],
+      ['create-api-token.js', ['-h']],
+      ['create-admin-token.js', ['--help']],
+    ] as const) {
+      const answer = await tokenCommand(script, [...args], databaseFile);
+      expect(answer).toMatchObject({ code: 0, stdout: expect.stringMatching(/^usage: npm run -s (mcp-)?token --/) });
+      expect(answer.stdout).not.toMatch(/[0-9a-f]{64}/);
+      expect(answer.stderr).not.toMatch(/loading Strapi/);
+    }
+    // Nothing loaded Strapi, so nothing made the database either.
+    expect(fs.existsSync(databaseFile)).toBe(false);
+  });
+
+  it('refuse an option they do not know and one argument too many with exit code 2, naming it and the usage', async () => {
+    const databaseFile = path.join(folder, 'refused.db');
+    const unknown = await tokenCommand('create-api-token.js', ['--name', 'n8n'], databaseFile);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^unknown option --name; the command takes no options\nusage: npm run -s token -- \[name\]/);
+    const extra = await tokenCommand('create-admin-token.js', ['owner@studio.example', 'claude', 'desktop'], databaseFile);
+    expect(extra).toMatchObject({ code: 2, stdout: '' });
+    expect(extra.stderr).toMatch(/^too many arguments: "desktop" \(the command takes e-mail, then name\)\nusage: npm run -s mcp-token --/);
+    expect(fs.existsSync(databaseFile)).toBe(false);
+  });
+});
+
 /** Runs an npm script in the app folder as a newcomer pastes it (npm's own banner and all). */
 const npmRun = (args: string[], env: NodeJS.ProcessEnv) =>
   run('npm', ['run', ...args], { cwd: APP_DIR, env }).then(
