@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # npm run test:postgres [-- jest arguments]: the jest suite on a real PostgreSQL. Starts a throwaway
 # cluster (scripts/postgres-cluster.sh, which installs PostgreSQL from Debian's packages when it is
-# missing), runs `jest` (one test file at a time, see jest.config.js) with DATABASE_CLIENT=postgres pointing at it (every test file gets
+# missing), runs the suite as `npm test` does (scripts/test.sh) with DATABASE_CLIENT=postgres pointing at it (every test file gets
 # a fresh database of its own), then stops the cluster and removes it, also when jest fails or is
-# interrupted. Exits with jest's code.
+# interrupted. Exits with the suite's code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,5 +19,5 @@ eval "$cluster_env"
 unset DATABASE_URL DATABASE_FILENAME DATABASE_SCHEMA
 
 status=0
-npx --no-install jest "$@" || status=$?
+bash scripts/test.sh "$@" || status=$?
 exit "$status"

@@ -1,3 +1,4 @@
+// @timing: the longest pause of reads during an index build (run one at a time, see jest.config.js)
 import Database from 'better-sqlite3';
 import { createArticle, createCategory } from '../helpers/fixtures';
 import { currentStore, withPostgres, withSqliteFile } from '../helpers/store';

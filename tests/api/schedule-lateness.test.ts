@@ -1,3 +1,4 @@
+// @timing: how late a scheduled article goes live (run one at a time, see jest.config.js)
 import { waitUntil } from '../helpers/eventually';
 import { inJakarta } from '../helpers/public-reads';
 import { reportFigure } from '../helpers/robustness';

@@ -1,3 +1,4 @@
+// @timing: how soon one instance sees another's write (run one at a time, see jest.config.js)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

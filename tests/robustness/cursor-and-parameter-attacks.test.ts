@@ -1,3 +1,4 @@
+// @timing: the event loop's delay beside hostile query parameters (run one at a time, see jest.config.js)
 import { createArticle } from '../helpers/fixtures';
 import { isContractError, reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';

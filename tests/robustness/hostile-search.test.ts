@@ -1,3 +1,4 @@
+// @timing: how long another client's search waits beside hostile searches (run one at a time, see jest.config.js)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// @timing: the event loop's delay beside hostile MCP calls (run one at a time, see jest.config.js)
 import fs from 'node:fs';
 import path from 'node:path';
 import { registerEditor } from '../helpers/admin';

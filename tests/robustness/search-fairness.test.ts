@@ -1,3 +1,4 @@
+// @timing: that another client's search is served while one client floods (run one at a time, see jest.config.js)
 import { createArticle } from '../helpers/fixtures';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';

@@ -1,3 +1,4 @@
+// @timing: how long reads wait beside writes of hostile text (run one at a time, see jest.config.js)
 import { createArticle } from '../helpers/fixtures';
 import { reportFigure } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';

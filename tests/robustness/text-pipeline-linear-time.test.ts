@@ -1,3 +1,4 @@
+// @timing: that each text step's time grows linearly (run one at a time, see jest.config.js)
 import fc from 'fast-check';
 import {
   containsHtml,

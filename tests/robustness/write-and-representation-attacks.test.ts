@@ -1,3 +1,4 @@
+// @timing: the event loop's delay beside hostile writes and representations (run one at a time, see jest.config.js)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

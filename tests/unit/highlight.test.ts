@@ -1,3 +1,4 @@
+// @timing: that highlighting grows linearly (run one at a time, see jest.config.js)
 import {
   EXCERPT_CHARACTERS,
   excerptText,
