@@ -471,7 +471,10 @@ async function main() {
   );
   say(formatTable(results));
   say(`\n${formatSearch(results.searchSql)}`);
-  const written = writeResults(results, RESULTS_DIR);
+  // A run of some of the servers writes results of its own: latest-<size>.json stays the whole comparison.
+  const sorted = (list) => list.split(',').sort().join(',');
+  const everyServer = !options.servers || sorted(options.servers) === sorted(DEFAULT_SERVERS[options.store]);
+  const written = writeResults(results, RESULTS_DIR, everyServer ? [] : servers);
   say(`\nWrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
   say(`Total ${Math.round(results.totalSeconds)} s.`);
   if (results.endpoints.some((endpoint) => !endpoint.valid)) process.exitCode = 1;

@@ -16,6 +16,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { UsageError, commandLine } = require('./lib/command-line');
+const { formatsOf } = require('./lib/file-records');
 const { compiledApp, loadStrapi, progressPrinter, runCommand } = require('./lib/load-strapi');
 
 const FILE_UID = 'plugin::upload.file';
@@ -33,12 +34,6 @@ function options() {
   if (limit !== undefined && !/^[1-9]\d{0,8}$/.test(limit))
     throw new UsageError(`--limit takes a whole number of files from 1, not "${limit}"\n${USAGE}`);
   return { dryRun: given['dry-run'] === true, limit: limit === undefined ? Infinity : Number(limit) };
-}
-
-/** The record's formats as an object (a database may hand JSON back as text), null when it has none. */
-function formatsOf(record) {
-  const formats = typeof record.formats === 'string' ? JSON.parse(record.formats) : record.formats;
-  return formats !== null && typeof formats === 'object' && !Array.isArray(formats) ? formats : null;
 }
 
 /**

@@ -97,15 +97,18 @@ function formatSearch(searchSql) {
 
 /**
  * bench/results/latest-<size>.{json,svg} for SQLite and latest-postgres-<size> for PostgreSQL, so
- * neither store's figures overwrite the other's (earlier runs are in git's history). Returns the
- * paths written.
+ * neither store's figures overwrite the other's (earlier runs are in git's history); `someServers`,
+ * when a run measured only those (--servers), is added to the name, so the whole comparison stays.
+ * Returns the paths written.
  */
-function writeResults(results, directory) {
+function writeResults(results, directory, someServers = []) {
   fs.mkdirSync(directory, { recursive: true });
   const json = `${JSON.stringify(results, (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
   const svg = renderChart(results);
   const written = [];
-  const size = storeOf(results) === 'sqlite' ? `${results.options.articles}` : `${storeOf(results)}-${results.options.articles}`;
+  const store = storeOf(results) === 'sqlite' ? `${results.options.articles}` : `${storeOf(results)}-${results.options.articles}`;
+  // latest-<size>: every server of the store; a run of some of them (--servers) writes latest-<size>-<their names>.
+  const size = someServers.length === 0 ? store : `${store}-${someServers.join('+')}`;
   for (const base of [`latest-${size}`]) {
     fs.writeFileSync(path.join(directory, `${base}.json`), json);
     fs.writeFileSync(path.join(directory, `${base}.svg`), svg);

@@ -5,6 +5,7 @@
 // real one. Only objects older than the given age count, so an upload under way is never touched.
 const fs = require('node:fs');
 const path = require('node:path');
+const { formatsOf } = require('./file-records');
 
 const FILE_UID = 'plugin::upload.file';
 const PAGE = 500;
@@ -23,8 +24,7 @@ async function heldNames(strapi) {
     for (const file of page) {
       after = file.id;
       if (typeof file.url === 'string') held.add(objectName(file.url));
-      const formats = typeof file.formats === 'string' ? JSON.parse(file.formats) : file.formats;
-      for (const format of Object.values(formats ?? {})) if (typeof format?.url === 'string') held.add(objectName(format.url));
+      for (const format of Object.values(formatsOf(file) ?? {})) if (typeof format?.url === 'string') held.add(objectName(format.url));
     }
   }
 }
