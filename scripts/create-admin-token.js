@@ -5,7 +5,7 @@
 // role's conditions: an Author's agent works on the Author's own articles only. stdout carries only
 // the token; stderr what the command does and the client configuration to paste.
 // Usage: npm run -s mcp-token -- <administrator's e-mail> [token name]
-const { commandLine } = require('./lib/command-line');
+const { UsageError, commandLine } = require('./lib/command-line');
 const { loadStrapi, progressPrinter, refuseNpmBanner, runCommand } = require('./lib/load-strapi');
 
 const USAGE = "usage: npm run -s mcp-token -- <administrator's e-mail> [token name]";
@@ -29,11 +29,7 @@ async function main() {
   if (given === null) return;
   if (refuseNpmBanner('mcp-token', 'TOKEN=$(npm run -s mcp-token -- you@example.com) (with -s)')) return;
   const email = (given['e-mail'] || '').trim().toLowerCase();
-  if (email === '') {
-    process.stderr.write('Name the administrator who owns the token: npm run -s mcp-token -- editor@studio.example\n');
-    process.exitCode = 2;
-    return;
-  }
+  if (email === '') throw new UsageError('Name the administrator who owns the token: npm run -s mcp-token -- editor@studio.example');
   const name = given.name || `mcp-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const strapi = await loadStrapi(progress);
   try {

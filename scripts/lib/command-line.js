@@ -1,12 +1,12 @@
 'use strict';
 
-// The commands' arguments, read by Node's own util.parseArgs (strict): an option a command does not
-// know, a value where none belongs, or one argument too many is refused before anything loads, with
-// the command's usage, instead of being taken for a token's name (`npm run -s token -- --help` once
-// made a token named "--help"). --help (-h) prints the usage on stdout and exits 0.
+// The commands' arguments, read by Node's own util.parseArgs: an option a command does not know, an
+// option without its value, a value where none belongs, or one argument too many is refused before
+// anything loads, with the command's usage, instead of being taken for a token's name (`npm run -s
+// token -- --help` once made a token named "--help"). --help (-h) prints the usage on stdout, exit 0.
 const { parseArgs } = require('node:util');
 
-/** What `refused` throws: runCommand prints its message and exits 2 (a usage error, as in POSIX tools). */
+/** What commandLine throws: runCommand prints its message and exits 2 (a usage error, as in POSIX tools). */
 class UsageError extends Error {
   constructor(message) {
     super(message);

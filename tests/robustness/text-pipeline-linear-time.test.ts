@@ -113,8 +113,8 @@ const isLinear = ({ smallMs, largeMs }: Scaling) => largeMs <= Math.max(FLOOR_MS
 
 /**
  * A step that looks non-linear is measured twice more, and fails only if it looks so every time: on
- * a loaded machine (CI runs this beside other test workers) one measurement of the large input met
- * a 250 ms pause where the step itself takes 30 ms, while a rescanning pattern is slow every time.
+ * a loaded machine (CI, 2026-11-27) one measurement of the large input met a 250 ms pause where the
+ * step itself takes 30 ms, while a rescanning pattern is slow every time.
  */
 function scalingOf(step: string, unit: string): Scaling {
   let scaling = measuredScalingOf(step, unit);
