@@ -9,6 +9,14 @@ const path = require('node:path');
  * ARTIKEL_TEST_PASS picks the pass; without it (`npx jest tests/…`) every file runs, one at a time.
  */
 const TIMING_TAG = /@timing\b/;
+/**
+ * `npm run test:postgres` (DATABASE_CLIENT=postgres) leaves out what no store can change: the unit
+ * tests (pure helpers, no database) and the files tagged `@same-on-every-store` in their first 400
+ * characters, whose subject happens before or apart from the database (a photo's bytes, a header,
+ * the admin's strings, a text step's time), each saying why beside the tag. They run in `npm test`.
+ */
+const STORE_INDEPENDENT_TAG = /@same-on-every-store\b/;
+const UNIT_FOLDER = path.join(__dirname, 'tests', 'unit') + path.sep;
 
 function testFiles(folder) {
   return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -18,21 +26,29 @@ function testFiles(folder) {
   });
 }
 
-const isTimingFile = (file) => TIMING_TAG.test(fs.readFileSync(file, 'utf8').slice(0, 400));
+const headOf = (file) => fs.readFileSync(file, 'utf8').slice(0, 400);
+const isTimingFile = (file) => TIMING_TAG.test(headOf(file));
+const isStoreIndependent = (file) => file.startsWith(UNIT_FOLDER) || STORE_INDEPENDENT_TAG.test(headOf(file));
 // A path pattern matching exactly these files (jest matches the patterns against absolute paths).
 const exactly = (files) => files.map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 const pass = process.env.ARTIKEL_TEST_PASS;
 if (pass !== undefined && pass !== 'parallel' && pass !== 'timing')
   throw new Error(`ARTIKEL_TEST_PASS is "parallel", "timing" or unset, not "${pass}"`);
-const timingFiles = pass === undefined ? [] : testFiles(path.join(__dirname, 'tests')).filter(isTimingFile);
+const onPostgres = ['postgres', 'postgresql', 'pg'].includes((process.env.DATABASE_CLIENT ?? '').toLowerCase());
+const allFiles = pass === undefined ? [] : testFiles(path.join(__dirname, 'tests'));
+const timingFiles = allFiles.filter(isTimingFile);
+// Left out of both passes (never of a run that names its files).
+const skippedFiles = onPostgres ? allFiles.filter(isStoreIndependent) : [];
 
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   ...(pass === 'timing' ? { testRegex: exactly(timingFiles) } : { testMatch: ['**/*.test.ts'] }),
-  ...(pass === 'parallel' ? { testPathIgnorePatterns: ['/node_modules/', ...exactly(timingFiles)] } : {}),
+  ...(pass === undefined
+    ? {}
+    : { testPathIgnorePatterns: ['/node_modules/', ...exactly(pass === 'parallel' ? [...timingFiles, ...skippedFiles] : skippedFiles)] }),
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tests/tsconfig.json' }] },
   globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/tests/helpers/global-teardown.ts',

@@ -1,3 +1,4 @@
+// @same-on-every-store: the admin's language is Strapi's own admin user field, not the plugin's SQL (not run by test:postgres, see jest.config.js)
 import { registerEditor, type Editor } from '../helpers/admin';
 import { startStrapi, type TestApp } from '../helpers/strapi';
 

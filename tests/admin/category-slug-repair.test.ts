@@ -17,7 +17,7 @@ afterAll(async () => {
 describe('categories stored without a slug', () => {
   it('are given one from their name when the service starts, and show it publicly', async () => {
     const databaseFile = path.join(folder, 'data.db');
-    // The first start creates the schema; the rows below are what the admin stored before slugs were generated.
+    // After a first start the database has its schema; the rows below are what the admin stored before slugs were generated.
     await (await startServiceProcess(databaseFile)).stop();
     const insert = 'INSERT INTO categories (document_id, name, slug, created_at, updated_at) VALUES (?, ?, ?, ?, ?)';
     const now = new Date().toISOString();

@@ -1,3 +1,4 @@
+// @same-on-every-store: the refusals are validation, before anything is written (not run by test:postgres, see jest.config.js)
 import { ARTICLES_PATH, connect, registerEditor, uniqueTitle, type Editor } from '../helpers/admin';
 import { isContractError, storedRowCounts } from '../helpers/robustness';
 import { startStrapi, type TestApp } from '../helpers/strapi';

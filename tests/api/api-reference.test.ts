@@ -1,3 +1,4 @@
+// @same-on-every-store: the API reference is a static document the service serves (not run by test:postgres, see jest.config.js)
 import fs from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';

@@ -1,3 +1,4 @@
+// @same-on-every-store: a phone photo's conversion and cleaning happen on its bytes, before its record is stored (not run by test:postgres, see jest.config.js)
 import { registerEditor, type Editor } from '../helpers/admin';
 import { CAMERA_EXIF_RECORD, endTagReader, heicPhotoFile, privateTagsIn, tagsOfServedFile, type UploadedFile } from '../helpers/photos';
 import { startStrapi, type TestApp } from '../helpers/strapi';

@@ -1,3 +1,4 @@
+// @same-on-every-store: the limit is read from the image's header and refused before anything is stored (not run by test:postgres, see jest.config.js)
 import { registerEditor, type Editor } from '../helpers/admin';
 import { heicPhotoFile, photoFile } from '../helpers/photos';
 import { startStrapi, type TestApp } from '../helpers/strapi';

@@ -1,3 +1,4 @@
+// @same-on-every-store: what is cleaned is the bytes of the files served, not their records (not run by test:postgres, see jest.config.js)
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

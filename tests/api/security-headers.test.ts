@@ -1,3 +1,4 @@
+// @same-on-every-store: the headers of every answer are set before any read (not run by test:postgres, see jest.config.js)
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import Koa from 'koa';

@@ -42,11 +42,11 @@ function runSqlOnSource(sql: string, values: unknown[]): void {
   }
 }
 
-/** The destination's store: a fresh PostgreSQL database on the test cluster, or a SQLite file. */
+/** The destination's store: an empty PostgreSQL database on the test cluster, or a SQLite file. */
 async function destinationEnv(): Promise<Record<string, string>> {
   if (currentStore() === 'sqlite') return sqliteEnv(destinationFile);
   const database = serviceDatabaseName(destinationFile) as string;
-  await ensurePostgresDatabase(database);
+  await ensurePostgresDatabase(database, { empty: true });
   return postgresEnv(database);
 }
 

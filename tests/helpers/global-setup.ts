@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { currentStore, withPostgres } from './store';
+import { createTestTemplate, currentStore, withPostgres } from './store';
 import { TEST_DIST_DIR } from './test-dist';
 
 /**
@@ -35,7 +35,12 @@ export default async function globalSetup(): Promise<void> {
   process.env.STRAPI_TELEMETRY_DISABLED = 'true';
   process.env.ARTIKEL_DIST_DIR = TEST_DIST_DIR;
   // The second pass of scripts/test.sh runs on the build its first pass compiled a moment before.
-  if (process.env.ARTIKEL_TEST_DIST_READY === '1' && fs.existsSync(path.join(TEST_DIST_DIR, 'src', 'index.js'))) return;
+  if (process.env.ARTIKEL_TEST_DIST_READY !== '1' || !fs.existsSync(path.join(TEST_DIST_DIR, 'src', 'index.js'))) compile(appDir);
+  // A new test database is a copy of one the app booted on once (store.ts).
+  await createTestTemplate(TEST_DIST_DIR);
+}
+
+function compile(appDir: string): void {
   fs.rmSync(TEST_DIST_DIR, { recursive: true, force: true });
   // What strapi build's compile step does (tsc with the app's tsconfig.json), into another folder.
   const tsc = require.resolve('typescript/bin/tsc');

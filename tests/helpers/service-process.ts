@@ -36,11 +36,11 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   databaseFile: string,
   env: Record<string, string> = {},
-  options: { logFile?: string } = {},
+  options: { logFile?: string; empty?: boolean } = {},
 ): Promise<ServiceProcess> {
   const store = currentStore();
   const databaseName = serviceDatabaseName(databaseFile);
-  const databaseEnv = await serviceDatabaseEnv(databaseFile);
+  const databaseEnv = await serviceDatabaseEnv(databaseFile, { empty: options.empty });
   // The service's log (its standard output) goes to `logFile` when one is given, for tests of what it logs.
   const log = options.logFile === undefined ? 'ignore' : fs.openSync(options.logFile, 'a');
   const child = fork(CHILD, [], {
@@ -69,12 +69,14 @@ export async function startServiceProcess(
 
 /**
  * The variables that point the app (a service process, a script such as `npm run token`) at the
- * database that `databaseFile` stands for, creating it on PostgreSQL when it does not exist yet.
+ * database that `databaseFile` stands for, creating it on PostgreSQL when it does not exist yet: a
+ * copy of the run's template (store.ts), or with `empty: true` a database nothing has booted on.
+ * (A SQLite file that does not exist yet is created by the app: empty.)
  */
-export async function serviceDatabaseEnv(databaseFile: string): Promise<Record<string, string>> {
+export async function serviceDatabaseEnv(databaseFile: string, options: { empty?: boolean } = {}): Promise<Record<string, string>> {
   const databaseName = serviceDatabaseName(databaseFile);
   if (databaseName === null) return { DATABASE_FILENAME: databaseFile };
-  await ensurePostgresDatabase(databaseName);
+  await ensurePostgresDatabase(databaseName, options);
   return postgresEnv(databaseName);
 }
 

@@ -6,7 +6,15 @@ import supertest from 'supertest';
 import { withEnv } from './env';
 import { createCategory } from './fixtures';
 import { checkedAgainstOpenApi } from './openapi-check';
-import { currentStore, dropPostgresDatabase, ensurePostgresDatabase, postgresDatabaseFor, postgresEnv, type Store } from './store';
+import {
+  copySqliteTemplate,
+  currentStore,
+  dropPostgresDatabase,
+  ensurePostgresDatabase,
+  postgresDatabaseFor,
+  postgresEnv,
+  type Store,
+} from './store';
 import { createApiToken } from './tokens';
 import { testDistDir } from './test-dist';
 
@@ -97,6 +105,7 @@ async function startApp(options: StartOptions): Promise<BareApp> {
     await ensurePostgresDatabase(databaseName);
     Object.assign(process.env, postgresEnv(databaseName));
   } else {
+    if (options.databaseFile === undefined) copySqliteTemplate(databaseFile);
     process.env.DATABASE_FILENAME = databaseFile;
   }
   let strapi: Core.Strapi;

@@ -63,8 +63,8 @@ onPostgres('two service instances on one PostgreSQL database', () => {
   beforeAll(async () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-instances-'));
     databaseFile = path.join(folder, 'shared.db');
-    // The first start creates the schema; the second finds it.
-    first = await startServiceProcess(databaseFile);
+    // The first start creates the schema on an empty database; the second finds it.
+    first = await startServiceProcess(databaseFile, {}, { empty: true });
     second = await startServiceProcess(databaseFile);
   });
 
@@ -250,9 +250,9 @@ onPostgres('instances starting at once on an empty database', () => {
     const emptyFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-boot-'));
     const emptyFile = path.join(emptyFolder, 'empty.db');
     const started = await Promise.allSettled([
-      startServiceProcess(emptyFile),
-      startServiceProcess(emptyFile),
-      startServiceProcess(emptyFile),
+      startServiceProcess(emptyFile, {}, { empty: true }),
+      startServiceProcess(emptyFile, {}, { empty: true }),
+      startServiceProcess(emptyFile, {}, { empty: true }),
     ]);
     const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     try {

@@ -1,3 +1,4 @@
+// @same-on-every-store: the links' address is configuration, whatever store answers (not run by test:postgres, see jest.config.js)
 import { createArticle, createCategory } from '../helpers/fixtures';
 import { productionConfigLoad } from '../helpers/production-config';
 import { isContractError } from '../helpers/robustness';

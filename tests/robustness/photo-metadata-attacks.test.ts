@@ -1,3 +1,4 @@
+// @same-on-every-store: a hostile file's metadata is read and cleaned from its bytes, before its record is stored (not run by test:postgres, see jest.config.js)
 import sharp from 'sharp';
 import type { Editor } from '../helpers/admin';
 import { ARTICLE_UID, createCategory } from '../helpers/fixtures';

@@ -1,4 +1,5 @@
 // @timing: that each text step's time grows linearly (run one at a time, see jest.config.js)
+// @same-on-every-store: the text steps are pure functions, no database (not run by test:postgres, see jest.config.js)
 import fc from 'fast-check';
 import {
   containsHtml,
