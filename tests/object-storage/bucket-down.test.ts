@@ -1,3 +1,4 @@
+// @same-on-every-store: an upload the bucket cannot take is refused before its record is written (not run by test:postgres, see jest.config.js)
 import { startBucketService, type BucketService } from '../helpers/bucket-service';
 import { isContractError } from '../helpers/robustness';
 import { jpegPhoto } from '../helpers/service-photos';

@@ -34,7 +34,7 @@ export const createArticleSchema = yup.object({
 export type CreateArticleInput = InferInput<typeof createArticleSchema>;
 
 export async function validateCreateArticle(body: unknown): Promise<CreateArticleInput> {
-  const input = await validateInput<CreateArticleInput>(createArticleSchema, body, 'The request body');
+  const input = await validateInput<CreateArticleInput>(createArticleSchema, body, 'body');
   checkSchedulePairing(input, { aloneMoves: false });
   return input;
 }

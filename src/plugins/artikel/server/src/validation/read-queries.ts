@@ -147,7 +147,7 @@ export async function validateCreateQuery(query: unknown): Promise<{ dryRun: boo
 
 /** A slug in the path: any text is looked up (an unknown one is a 404), but one PostgreSQL could not even compare is a 400. */
 export async function validateSlug(slug: string): Promise<string> {
-  await validateInput<InferInput<typeof slugSchema>>(slugSchema, { slug }, 'The path');
+  await validateInput<InferInput<typeof slugSchema>>(slugSchema, { slug }, 'path');
   return slug;
 }
 
@@ -190,6 +190,6 @@ const sitemapFileSchema = yup.object({ page: positiveWholeNumber('page') });
 /** The number of a sitemap file in the path (1, 2, ...); no query parameters. */
 export async function validateSitemapFile(page: string, query: unknown): Promise<number> {
   await validateNoParameters(query);
-  const raw = await validateInput<InferInput<typeof sitemapFileSchema>>(sitemapFileSchema, { page }, 'The path');
+  const raw = await validateInput<InferInput<typeof sitemapFileSchema>>(sitemapFileSchema, { page }, 'path');
   return Number(raw.page);
 }

@@ -19,7 +19,7 @@ const revisionReadSchema = yup.object({ against: revisionNumber('against') }).no
 
 /** A revision's number, from the path. */
 async function numberInPath(number: string): Promise<number> {
-  return Number((await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'The path')).number);
+  return Number((await validateInput<InferInput<typeof revisionPathSchema>>(revisionPathSchema, { number }, 'path')).number);
 }
 
 /** A revision's number in the path; no query parameters. The admin's routes name the article by its document id, not its slug. */

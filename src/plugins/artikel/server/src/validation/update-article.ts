@@ -33,7 +33,7 @@ export type UpdateArticleInput = InferInput<typeof updateArticleSchema>;
 
 /** PATCH's body, checked alone; whether it changes anything is decided against the stored article. */
 export async function validateUpdateArticle(body: unknown): Promise<UpdateArticleInput> {
-  const input = await validateInput<UpdateArticleInput>(updateArticleSchema, body, 'The request body');
+  const input = await validateInput<UpdateArticleInput>(updateArticleSchema, body, 'body');
   if (Object.keys(input).length === 0) {
     throw validationError([fieldError(null, 'The request body changes nothing: send at least one field to change')]);
   }

@@ -127,14 +127,23 @@ export function unknownFieldMessage(key: string, known: ReadonlySet<string>, wha
 // keys again: 998 unknown query parameters made an answer of 240 KB, as long to write as to refuse.
 const MOST_NAMED_UNKNOWN_KEYS = 20;
 
+/** Where validated input comes from: its name in a refusal, and what its keys are called. */
+const INPUT_SOURCES = {
+  body: { name: 'The request body', keys: 'fields' },
+  query: { name: 'The query', keys: 'parameters' },
+  path: { name: 'The path', keys: 'parts' },
+} as const;
+export type InputSource = keyof typeof INPUT_SOURCES;
+
 /**
  * Validates input against a schema and rejects keys the schema does not list. Every offending
  * field is reported, each under its own path, in Strapi's ValidationError body (unknown keys up to
  * MOST_NAMED_UNKNOWN_KEYS, then how many more).
  */
-export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unknown, what: string): Promise<T> {
+export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unknown, source: InputSource): Promise<T> {
+  const { name, keys: kind } = INPUT_SOURCES[source];
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw validationError([fieldError(null, `${what} must be a JSON object`)]);
+    throw validationError([fieldError(null, `${name} must be a JSON object`)]);
   }
   const keys = Object.keys(input);
   const known = new Set(Object.keys(schema.fields));
@@ -142,7 +151,6 @@ export async function validateInput<T>(schema: yup.AnyObjectSchema, input: unkno
   const unknownFields = unknownKeys.slice(0, MOST_NAMED_UNKNOWN_KEYS).map((key) => fieldError(key, unknownFieldMessage(key, known)));
   if (unknownKeys.length > MOST_NAMED_UNKNOWN_KEYS) {
     const more = unknownKeys.length - MOST_NAMED_UNKNOWN_KEYS;
-    const kind = what === 'The query' ? 'parameters' : 'fields';
     unknownFields.push(fieldError(null, `and ${more} more ${kind} are not allowed (allowed: ${[...known].join(', ')})`));
   }
   const fieldErrors = [...unknownFields, ...(await (keys.length === 0 ? errorsOfEmptyInput(schema) : fieldErrorsOf(schema, input)))];
@@ -210,9 +218,9 @@ export function singleValuedQuery(query: unknown): unknown {
  * sent (its values are not repeated back).
  */
 export function validateQuery<T>(schema: yup.AnyObjectSchema, query: unknown): Promise<T> {
-  if (query === null || typeof query !== 'object' || Array.isArray(query)) return validateInput<T>(schema, query, 'The query');
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) return validateInput<T>(schema, query, 'query');
   const entries = Object.entries(query);
   const listed = Object.fromEntries(entries.filter(([name]) => name in schema.fields));
   const unlisted = Object.fromEntries(entries.filter(([name]) => !(name in schema.fields)));
-  return validateInput<T>(schema, { ...unlisted, ...(singleValuedQuery(listed) as object) }, 'The query');
+  return validateInput<T>(schema, { ...unlisted, ...(singleValuedQuery(listed) as object) }, 'query');
 }
