@@ -4,6 +4,9 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createTestTemplate, currentStore, withPostgres } from './store';
 import { TEST_DIST_DIR } from './test-dist';
+// The tests' secrets and settings, here for the template's boot too, which must not write the
+// development secrets file either; the workers inherit them.
+import './test-env';
 
 /**
  * Compiles the app once per run into the tests' own folder (emptied first, so no test ever runs
@@ -36,8 +39,10 @@ export default async function globalSetup(): Promise<void> {
   process.env.ARTIKEL_DIST_DIR = TEST_DIST_DIR;
   // The second pass of scripts/test.sh runs on the build its first pass compiled a moment before.
   if (process.env.ARTIKEL_TEST_DIST_READY !== '1' || !fs.existsSync(path.join(TEST_DIST_DIR, 'src', 'index.js'))) compile(appDir);
-  // A new test database is a copy of one the app booted on once (store.ts).
-  await createTestTemplate(TEST_DIST_DIR);
+  // In a whole run (scripts/test.sh), a new test database is a copy of one the app booted on once
+  // (store.ts): about a hundred boots save more than the template's one costs, which a run of a
+  // file or two does not.
+  if (process.env.ARTIKEL_TEST_PASS !== undefined) await createTestTemplate(TEST_DIST_DIR);
 }
 
 function compile(appDir: string): void {
