@@ -116,6 +116,39 @@ function readerOf(strapi: Core.Strapi): Reader {
   return reader;
 }
 
+/** What the long-read pool's set-up uses of a pg connection. */
+interface PostgresConnection {
+  query(sql: string, callback: (error: Error | null) => void): void;
+}
+
+// The long-read pool of each Strapi instance on PostgreSQL.
+const postgresReaders = new WeakMap<Core.Strapi, Knex>();
+
+/**
+ * PostgreSQL's pool for long reads (see longReadRows), opened on first use: as many connections as
+ * there are readers (see searchLimits), each set up as the app's (Strapi's type parsers and schema)
+ * and then given the search budget as its statement_timeout, so a read needs no transaction to
+ * bound it. A site with several instances opens this many more connections per instance.
+ */
+function postgresReaderOf(strapi: Core.Strapi): Knex {
+  let reader = postgresReaders.get(strapi);
+  if (reader !== undefined) return reader;
+  const { pool, ...config } = strapi.db.connection.client.config as { pool?: { afterCreate?: AfterCreate } } & Record<string, unknown>;
+  const { readers: connections, budgetMs } = searchLimits(strapi);
+  const setUp: AfterCreate = pool?.afterCreate ?? ((created, done) => done(undefined, created));
+  const afterCreate: AfterCreate = (created, done) =>
+    setUp(created, (error, ready) => {
+      if (error) return done(error, ready);
+      (created as PostgresConnection).query(`SET statement_timeout = ${Math.floor(budgetMs)}`, (failed) =>
+        done(failed ?? undefined, ready),
+      );
+    });
+  reader = createKnex({ ...config, pool: { ...pool, min: 0, max: connections, afterCreate } }) as unknown as Knex;
+  keepSqlOutOfErrors(reader);
+  postgresReaders.set(strapi, reader);
+  return reader;
+}
+
 /**
  * The connection a read that is part of no write runs on. On SQLite the pool is a single
  * connection, which a write's transaction holds until it commits (250 ms and more while the
@@ -215,9 +248,12 @@ async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery): Pr
     return longReadsOf(strapi, pragma, { budgetMs }).rows(sql, bindings.map(sqliteValue));
   }
   if (isSqlite(strapi)) return rowsOf(await query);
-  // One transaction, so the timeout holds for this statement only (SET LOCAL).
   const { sql, bindings } = (query as unknown as { toSQL(): { sql: string; bindings: readonly unknown[] } }).toSQL();
   try {
+    // On the long-read pool, whose connections have the budget as their statement_timeout: one
+    // round trip. Once the app stops, on its own pool in a transaction, so the timeout holds for
+    // this statement only (BEGIN, SET LOCAL, the read, COMMIT: four).
+    if (!closed.has(strapi)) return rowsOf(await postgresReaderOf(strapi).raw(sql, bindings as never));
     return await strapi.db.connection.transaction(async (trx) => {
       await trx.raw(`SET LOCAL statement_timeout = ${Math.floor(budgetMs)}`);
       return rowsOf(await trx.raw(sql, bindings as never));
@@ -228,13 +264,16 @@ async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery): Pr
   }
 }
 
-/** Closes the read-only connection and the long-read thread (on SQLite), when the app stops. */
+/** Closes the read-only connection and the long-read thread (on SQLite), or the long-read pool (on PostgreSQL), when the app stops. */
 export async function closeReadDatabase(strapi: Core.Strapi): Promise<void> {
   closed.add(strapi);
   const reader = readers.get(strapi);
   readers.delete(strapi);
+  const postgresReader = postgresReaders.get(strapi);
+  postgresReaders.delete(strapi);
   await closeLongReads(strapi);
   await reader?.knex.destroy();
+  await postgresReader?.destroy();
 }
 
 /**
