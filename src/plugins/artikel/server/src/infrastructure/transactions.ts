@@ -116,36 +116,53 @@ function readerOf(strapi: Core.Strapi): Reader {
   return reader;
 }
 
-/** What the long-read pool's set-up uses of a pg connection. */
+/** What the long-read pools' set-up uses of a pg connection. */
 interface PostgresConnection {
   query(sql: string, callback: (error: Error | null) => void): void;
 }
 
-// The long-read pool of each Strapi instance on PostgreSQL.
-const postgresReaders = new WeakMap<Core.Strapi, Knex>();
+/**
+ * How the planner may read, for a long read on PostgreSQL: as it sees fit, or never by a
+ * sequential scan where an index can serve (for a read whose table holds large values the planner
+ * does not count the cost of reading, as the search index's word arrays; see longReadRows).
+ */
+export type PlannerScans = 'any' | 'no-sequential';
+
+// The long-read pools of each Strapi instance on PostgreSQL, one per PlannerScans.
+const postgresReaders = new WeakMap<Core.Strapi, Map<PlannerScans, Knex>>();
 
 /**
- * PostgreSQL's pool for long reads (see longReadRows), opened on first use: as many connections as
+ * A PostgreSQL pool for long reads (see longReadRows), opened on first use: as many connections as
  * there are readers (see searchLimits), each set up as the app's (Strapi's type parsers and schema)
- * and then given the search budget as its statement_timeout, so a read needs no transaction to
- * bound it. A site with several instances opens this many more connections per instance.
+ * and then given the search budget as its statement_timeout (and, for `no-sequential`, sequential
+ * scans and JIT compilation off), so a read needs no transaction of its own to set them: one round
+ * trip instead of four (BEGIN, SET LOCAL, the read, COMMIT). Idle connections close after a while.
+ * A site with several instances opens up to twice the readers more connections per instance.
  */
-function postgresReaderOf(strapi: Core.Strapi): Knex {
-  let reader = postgresReaders.get(strapi);
-  if (reader !== undefined) return reader;
+function postgresReaderOf(strapi: Core.Strapi, scans: PlannerScans): Knex {
+  let pools = postgresReaders.get(strapi);
+  if (pools === undefined) {
+    pools = new Map();
+    postgresReaders.set(strapi, pools);
+  }
+  const open = pools.get(scans);
+  if (open !== undefined) return open;
   const { pool, ...config } = strapi.db.connection.client.config as { pool?: { afterCreate?: AfterCreate } } & Record<string, unknown>;
   const { readers: connections, budgetMs } = searchLimits(strapi);
+  // With sequential scans off, a plan that still needs one is costed so high that JIT would compile it.
+  const settings = [
+    `SET statement_timeout = ${Math.floor(budgetMs)}`,
+    ...(scans === 'no-sequential' ? ['SET enable_seqscan = off', 'SET jit = off'] : []),
+  ];
   const setUp: AfterCreate = pool?.afterCreate ?? ((created, done) => done(undefined, created));
   const afterCreate: AfterCreate = (created, done) =>
     setUp(created, (error, ready) => {
       if (error) return done(error, ready);
-      (created as PostgresConnection).query(`SET statement_timeout = ${Math.floor(budgetMs)}`, (failed) =>
-        done(failed ?? undefined, ready),
-      );
+      (created as PostgresConnection).query(settings.join('; '), (failed) => done(failed ?? undefined, ready));
     });
-  reader = createKnex({ ...config, pool: { ...pool, min: 0, max: connections, afterCreate } }) as unknown as Knex;
+  const reader = createKnex({ ...config, pool: { ...pool, min: 0, max: connections, afterCreate } }) as unknown as Knex;
   keepSqlOutOfErrors(reader);
-  postgresReaders.set(strapi, reader);
+  pools.set(scans, reader);
   return reader;
 }
 
@@ -225,12 +242,13 @@ function sqliteValue(value: unknown): SqlValue {
  * search-turns.ts: a client's reads wait behind its own, never another's; too many waiting is a
  * 429) and runs within the search budget (a 503 past it). On SQLite's read-only connection it runs
  * on a long-read thread (see long-reads.ts), so the event loop answers everyone else meanwhile; on
- * PostgreSQL, whose driver never holds the event loop, with the budget as its statement_timeout.
- * Inside a write it runs at once on the write's connection: a write never waits behind searches.
+ * PostgreSQL, whose driver never holds the event loop, with the budget as its statement_timeout
+ * and the planner's `scans` (see PlannerScans; SQLite's planner needs no such setting). Inside a
+ * write it runs at once on the write's connection, as it is: a write never waits behind searches.
  */
-export async function longReadRows(strapi: Core.Strapi, query: CompilableQuery): Promise<unknown[]> {
+export async function longReadRows(strapi: Core.Strapi, query: CompilableQuery, scans: PlannerScans = 'any'): Promise<unknown[]> {
   if (inAnyTransaction(strapi)) return rowsOf(await query);
-  return inSearchTurn(strapi, () => readWithinBudget(strapi, query));
+  return inSearchTurn(strapi, () => readWithinBudget(strapi, query, scans));
 }
 
 const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows);
@@ -238,7 +256,7 @@ const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result :
 // PostgreSQL's code for a statement cancelled by statement_timeout.
 const QUERY_CANCELED = '57014';
 
-async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery): Promise<unknown[]> {
+async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery, scans: PlannerScans): Promise<unknown[]> {
   const { budgetMs } = searchLimits(strapi);
   const reader = readers.get(strapi);
   if (reader !== undefined && readDatabase(strapi) === reader.knex) {
@@ -250,12 +268,12 @@ async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery): Pr
   if (isSqlite(strapi)) return rowsOf(await query);
   const { sql, bindings } = (query as unknown as { toSQL(): { sql: string; bindings: readonly unknown[] } }).toSQL();
   try {
-    // On the long-read pool, whose connections have the budget as their statement_timeout: one
-    // round trip. Once the app stops, on its own pool in a transaction, so the timeout holds for
-    // this statement only (BEGIN, SET LOCAL, the read, COMMIT: four).
-    if (!closed.has(strapi)) return rowsOf(await postgresReaderOf(strapi).raw(sql, bindings as never));
+    // On a long-read pool (see postgresReaderOf): one round trip. Once the app stops, on its own
+    // pool in a transaction, so the settings hold for this statement only.
+    if (!closed.has(strapi)) return rowsOf(await postgresReaderOf(strapi, scans).raw(sql, bindings as never));
     return await strapi.db.connection.transaction(async (trx) => {
       await trx.raw(`SET LOCAL statement_timeout = ${Math.floor(budgetMs)}`);
+      if (scans === 'no-sequential') await trx.raw('SET LOCAL enable_seqscan = off');
       return rowsOf(await trx.raw(sql, bindings as never));
     });
   } catch (error) {
@@ -269,11 +287,11 @@ export async function closeReadDatabase(strapi: Core.Strapi): Promise<void> {
   closed.add(strapi);
   const reader = readers.get(strapi);
   readers.delete(strapi);
-  const postgresReader = postgresReaders.get(strapi);
+  const postgresPools = [...(postgresReaders.get(strapi)?.values() ?? [])];
   postgresReaders.delete(strapi);
   await closeLongReads(strapi);
   await reader?.knex.destroy();
-  await postgresReader?.destroy();
+  await Promise.all(postgresPools.map((pool) => pool.destroy()));
 }
 
 /**
