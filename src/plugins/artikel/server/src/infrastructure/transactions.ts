@@ -282,7 +282,7 @@ async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery, sca
   }
 }
 
-/** Closes the read-only connection and the long-read thread (on SQLite), or the long-read pool (on PostgreSQL), when the app stops. */
+/** Closes the read-only connection and the long-read thread (on SQLite), or the long-read pools (on PostgreSQL), when the app stops. */
 export async function closeReadDatabase(strapi: Core.Strapi): Promise<void> {
   closed.add(strapi);
   const reader = readers.get(strapi);
