@@ -145,6 +145,13 @@ export async function dropPostgresDatabase(name: string): Promise<void> {
   await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${quoted(name)} WITH (FORCE)`));
 }
 
+const TEMPLATE_FOLDER_PREFIX = 'artikel-template-';
+const TEMPLATE_DATABASE_PREFIX = 'artikel_test_template_';
+
+/** Whether a folder is one createTestTemplate made: in the temporary folder, named by its prefix. */
+const isTemplateFolder = (folder: string): boolean =>
+  path.dirname(path.resolve(folder)) === path.resolve(os.tmpdir()) && path.basename(folder).startsWith(TEMPLATE_FOLDER_PREFIX);
+
 /**
  * Makes the run's template database, the one test databases are copied from: the compiled app in
  * `distDir` boots on it once, in a child process. On PostgreSQL a database of the cluster
@@ -160,12 +167,12 @@ export async function createTestTemplate(distDir: string): Promise<void> {
       timeout: 180000,
     });
   if (currentStore() === 'sqlite') {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-template-')), 'template.db');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), TEMPLATE_FOLDER_PREFIX)), 'template.db');
     boot({ DATABASE_FILENAME: file });
     process.env.ARTIKEL_TEST_TEMPLATE_FILE = file;
     return;
   }
-  const name = `artikel_test_template_${process.pid}_${Date.now().toString(36)}`;
+  const name = `${TEMPLATE_DATABASE_PREFIX}${process.pid}_${Date.now().toString(36)}`;
   await ensurePostgresDatabase(name, { empty: true });
   try {
     boot(postgresEnv(name));
@@ -178,10 +185,12 @@ export async function createTestTemplate(distDir: string): Promise<void> {
 
 /** Removes the run's template database (the global teardown). */
 export async function removeTestTemplate(): Promise<void> {
+  // Only what createTestTemplate makes: a variable set by hand (a file in /tmp itself, a database of
+  // one's own) must never take its folder or its database with it.
   const file = process.env.ARTIKEL_TEST_TEMPLATE_FILE;
-  if (file !== undefined && file !== '') fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  if (file !== undefined && isTemplateFolder(path.dirname(file))) fs.rmSync(path.dirname(file), { recursive: true, force: true });
   const database = process.env.ARTIKEL_TEST_TEMPLATE_DATABASE;
-  if (database !== undefined && database !== '') await dropPostgresDatabase(database);
+  if (database !== undefined && database.startsWith(TEMPLATE_DATABASE_PREFIX)) await dropPostgresDatabase(database);
 }
 
 /**
