@@ -132,12 +132,22 @@ export type PlannerScans = 'any' | 'no-sequential';
 const postgresReaders = new WeakMap<Core.Strapi, Map<PlannerScans, Knex>>();
 
 /**
+ * The settings a long read on PostgreSQL runs with (`name = value`): the search budget as its
+ * statement_timeout and, for `no-sequential`, sequential scans and JIT compilation off (with
+ * sequential scans off, a plan that still needs one is costed so high that JIT would compile it).
+ */
+const longReadSettings = (scans: PlannerScans, budgetMs: number): string[] => [
+  `statement_timeout = ${Math.floor(budgetMs)}`,
+  ...(scans === 'no-sequential' ? ['enable_seqscan = off', 'jit = off'] : []),
+];
+
+/**
  * A PostgreSQL pool for long reads (see longReadRows), opened on first use: as many connections as
  * there are readers (see searchLimits), each set up as the app's (Strapi's type parsers and schema)
- * and then given the search budget as its statement_timeout (and, for `no-sequential`, sequential
- * scans and JIT compilation off), so a read needs no transaction of its own to set them: one round
- * trip instead of four (BEGIN, SET LOCAL, the read, COMMIT). Idle connections close after a while.
- * A site with several instances opens up to twice the readers more connections per instance.
+ * and then given the long reads' settings (see longReadSettings), so a read needs no transaction of
+ * its own to set them: one round trip instead of four (BEGIN, SET LOCAL, the read, COMMIT). Idle
+ * connections close after a while. A site with several instances opens up to twice the readers
+ * more connections per instance.
  */
 function postgresReaderOf(strapi: Core.Strapi, scans: PlannerScans): Knex {
   let pools = postgresReaders.get(strapi);
@@ -149,11 +159,7 @@ function postgresReaderOf(strapi: Core.Strapi, scans: PlannerScans): Knex {
   if (open !== undefined) return open;
   const { pool, ...config } = strapi.db.connection.client.config as { pool?: { afterCreate?: AfterCreate } } & Record<string, unknown>;
   const { readers: connections, budgetMs } = searchLimits(strapi);
-  // With sequential scans off, a plan that still needs one is costed so high that JIT would compile it.
-  const settings = [
-    `SET statement_timeout = ${Math.floor(budgetMs)}`,
-    ...(scans === 'no-sequential' ? ['SET enable_seqscan = off', 'SET jit = off'] : []),
-  ];
+  const settings = longReadSettings(scans, budgetMs).map((setting) => `SET ${setting}`);
   const setUp: AfterCreate = pool?.afterCreate ?? ((created, done) => done(undefined, created));
   const afterCreate: AfterCreate = (created, done) =>
     setUp(created, (error, ready) => {
@@ -272,8 +278,7 @@ async function readWithinBudget(strapi: Core.Strapi, query: CompilableQuery, sca
     // pool in a transaction, so the settings hold for this statement only.
     if (!closed.has(strapi)) return rowsOf(await postgresReaderOf(strapi, scans).raw(sql, bindings as never));
     return await strapi.db.connection.transaction(async (trx) => {
-      await trx.raw(`SET LOCAL statement_timeout = ${Math.floor(budgetMs)}`);
-      if (scans === 'no-sequential') await trx.raw('SET LOCAL enable_seqscan = off');
+      for (const setting of longReadSettings(scans, budgetMs)) await trx.raw(`SET LOCAL ${setting}`);
       return rowsOf(await trx.raw(sql, bindings as never));
     });
   } catch (error) {
