@@ -11,20 +11,35 @@ const DIAGNOSTIC_LOG = /^(export|import|transfer)_\d+\.log$/;
 /** The variables that point a command at a SQLite file. */
 export const sqliteEnv = (file: string): Record<string, string> => ({ DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: file });
 
+/** Strapi's command line, as `npx strapi` runs it. */
+const STRAPI_BIN = path.join(APP_DIR, 'node_modules', '.bin', 'strapi');
+/** Hands the command the suites' own build instead of its compile into dist/ (see the file). */
+const USE_SUITE_BUILD = path.join(__dirname, 'strapi-cli-preload.js');
+
 /**
- * Runs the Strapi CLI in the app folder, as an operator would, on the store `env` names. A failure
+ * Runs the Strapi CLI in the app folder, as an operator would, on the store `env` names, on the
+ * build the suites compiled (an operator's command compiles the app into dist/ first). A failure
  * carries the command's output and its diagnostic log (the CLI itself says only that it failed);
  * the logs it wrote are removed either way.
  */
 export async function strapiCli(args: string[], env: Record<string, string>): Promise<void> {
-  const commandEnv: Record<string, string | undefined> = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error', ...env };
+  const commandEnv: Record<string, string | undefined> = {
+    ...process.env,
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    LOG_LEVEL: 'error',
+    ...env,
+  };
   // The suite's PostgreSQL settings must not leak into a command meant for a SQLite file.
   if (env.DATABASE_CLIENT === 'sqlite') for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete commandEnv[name];
   const diagnostics = () => fs.readdirSync(APP_DIR).filter((name) => DIAGNOSTIC_LOG.test(name));
   const earlier = new Set(diagnostics());
   const written = () => diagnostics().filter((name) => !earlier.has(name));
   try {
-    await run('npx', ['--no-install', 'strapi', ...args], { cwd: APP_DIR, env: commandEnv, maxBuffer: 16 * 1024 * 1024 });
+    await run(process.execPath, ['--require', USE_SUITE_BUILD, STRAPI_BIN, ...args], {
+      cwd: APP_DIR,
+      env: commandEnv,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (error) {
     const logs = written().map((name) => fs.readFileSync(path.join(APP_DIR, name), 'utf8'));
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
