@@ -11,6 +11,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createWorkFolder, startProductionApp, stopAllChildren, STUDIO_NAME, type ProductionApp } from './support/app';
 import { englishOn } from './support/english-strings';
+import { expectNotice as expectNoticeOn } from './support/session';
 import { PageMonitor } from './support/monitor';
 import { gradientPng } from './support/png';
 import { eventually } from '../helpers/eventually';
@@ -30,11 +31,9 @@ const CHROMIUM_ARGS = [
 /**
  * Step budgets (the second argument of each step) are 10x or more what the steps take on a busy
  * 2-core machine (2-6 s; 9-12 s for the steps that publish after uploads), and each step that saves
- * or publishes also fits NOTICE_MS, so a server error arrives as the admin's message, not a timeout.
+ * or publishes also fits NOTICE_MS (support/session.ts), so a server error arrives as the admin's message, not a timeout.
  */
 const SETUP_MS = 20 * 60_000; // copy + `npm run build` (45-80 s measured) + start (3-6 s)
-/** How long a save or publish may take before its notice: past the 60 s a stuck SQLite transaction takes to fail. */
-const NOTICE_MS = 90_000;
 
 const ADMIN = { firstname: 'Erika', lastname: 'Editor', email: 'erika@lichtbild.example', password: 'Lichtbild-2026' };
 const CATEGORY = 'Weddings';
@@ -83,11 +82,6 @@ const timings: { step: number; name: string; ms: number; passed: boolean }[] = [
 
 /** What the walk has learned so far. */
 const walk = { editUrl: '', slug: '', views: 0, reads: 0 };
-/**
- * The article scheduled for a minute ahead: the steps after the one that schedules it go on while
- * it waits, in another tab (the wait for the minute was most of a minute of the day's time).
- */
-const scheduled: { slug: string; publishAt: string; tab?: Page } = { slug: '', publishAt: '' };
 
 const baseUrl = () => {
   if (!app) throw new Error('the service did not start (see beforeAll)');
@@ -142,33 +136,8 @@ async function readArticle(slug: string): Promise<ApiAnswer> {
   return answer;
 }
 
-/**
- * Waits for the admin's notice after an action: the success text, or fails with the text of an
- * error notice (so a server error reads as such, not as a timeout). Closes the notice afterwards so
- * the next identical one is a new one.
- */
-async function expectNotice(text: string, timeout = NOTICE_MS): Promise<void> {
-  const region = page.getByRole('region', { name: /^Notifications/ });
-  const success = region
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('status').filter({ hasText: text }) })
-    .first();
-  const failure = region.getByRole('alert').first();
-  const outcome = await Promise.race([
-    success.waitFor({ timeout }).then(
-      () => 'success' as const,
-      () => 'timeout' as const,
-    ),
-    failure.waitFor({ timeout }).then(
-      () => 'failure' as const,
-      () => 'timeout' as const,
-    ),
-  ]);
-  if (outcome === 'failure') throw new Error(`expected the notice "${text}", the admin showed the error "${await failure.innerText()}"`);
-  if (outcome === 'timeout') throw new Error(`no notice "${text}" within ${timeout} ms`);
-  await success.getByRole('button', { name: 'Close' }).click();
-  await success.waitFor({ state: 'detached' });
-}
+/** The admin's notice after an action on the day's page (see support/session.ts). */
+const expectNotice = (text: string): Promise<void> => expectNoticeOn(page, text);
 
 /** The value of a form field once it is not empty (the form refreshes after the server answers). */
 async function filledValue(field: Locator, timeout = 10_000): Promise<string> {
@@ -533,72 +502,6 @@ describe("an editor's day in the admin of a production build", () => {
     await field('URL slug').waitFor();
   });
 
-  step('a draft an editor gives a "Publish at" time is saved with that minute and listed as scheduled', 150_000, async () => {
-    // The admin's time field has minutes (it keeps the current seconds): a minute at least 20 s away, still today (UTC).
-    let due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
-    if (due.getUTCDate() !== new Date().getUTCDate()) {
-      await page.waitForTimeout(due.getTime() - Date.now() + 1_000);
-      due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
-    }
-    await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
-    await page.getByRole('link', { name: 'Article', exact: true }).click();
-    await page.getByRole('link', { name: 'Create new entry' }).first().click();
-    await page.getByRole('heading', { name: 'Create an entry', level: 1 }).waitFor();
-    await field('Title').fill(SCHEDULED.title);
-    await contentEditor().click();
-    await page.keyboard.type(SCHEDULED.content);
-    await page.getByRole('combobox', { name: 'Category', exact: true }).click();
-    await page.getByRole('option', { name: CATEGORY }).click();
-    const time = page.getByRole('combobox', { name: 'Choose time' });
-    // The time list offers every minute, not only the quarter hours.
-    await time.click();
-    await page
-      .getByRole('option', { name: /^(00|12):01/ })
-      .first()
-      .waitFor({ timeout: 15_000 });
-    await time.press('Escape');
-    await time.fill(due.toISOString().slice(11, 16));
-    await time.press('Tab');
-    // The time field sets the hour and minute of today's date and keeps the current seconds: the
-    // schedule is what the form sends, read from its request.
-    let sentPublishAt = '';
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/collection-types/api::article.article'))
-        sentPublishAt = String((JSON.parse(request.postData() ?? '{}') as { publish_at?: string }).publish_at ?? '');
-    });
-    await page.getByRole('button', { name: 'Save' }).click();
-    await expectNotice('Saved document');
-    await page.waitForURL((url) => !url.pathname.endsWith('/create'));
-    const slug = await filledValue(field('URL slug'));
-    expect(slug).toBe(SCHEDULED.slug);
-    // The edit view says when it goes live, in words, with a way to cancel it.
-    const schedule = page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: 'Schedule' }) });
-    await schedule.getByText(/^Scheduled: [A-Z][a-z]+day, /).waitFor();
-    await schedule.getByRole('button', { name: 'Cancel the schedule' }).waitFor();
-    expect((await api(`/api/artikel/${slug}`)).status).toBe(404);
-
-    await page.getByRole('link', { name: 'Article', exact: true }).click();
-    // The list shows a "Publish at" column: a date for the scheduled article, "-" for the others.
-    await page.getByRole('grid').getByText('Publish at', { exact: true }).waitFor();
-    const row = page.getByRole('row').filter({ hasText: SCHEDULED.title });
-    expect(await row.innerText()).toMatch(/day, /);
-    expect(await page.getByRole('row').filter({ hasText: ARTICLE.title }).innerText()).not.toMatch(/day, /);
-
-    expect(sentPublishAt.slice(0, 16)).toBe(due.toISOString().slice(0, 16));
-    // Its edit view, opened in a tab of its own and left open there while the day goes on: a later
-    // step sees it say Published once the article went live, without a reload.
-    await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).click();
-    await page.getByRole('heading', { name: SCHEDULED.title, level: 1 }).waitFor();
-    const tab = await context.newPage();
-    await monitor.attach(context, tab);
-    await tab.goto(page.url());
-    await tab.getByRole('heading', { name: SCHEDULED.title, level: 1 }).waitFor();
-    await tab.locator('main').getByText('Draft', { exact: true }).first().waitFor();
-    scheduled.tab = tab;
-    scheduled.slug = slug;
-    scheduled.publishAt = sentPublishAt;
-  });
-
   step('an edited and re-published article shows the edit in the API and keeps its views', 150_000, async () => {
     await onEditView(ARTICLE.title);
     const revisions = page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: 'Revisions' }) });
@@ -797,38 +700,85 @@ describe("an editor's day in the admin of a production build", () => {
     },
   );
 
-  step(
-    'a scheduled draft goes live by itself at its time, and its edit view left open says Published without a reload',
-    180_000,
-    async () => {
-      const { tab, slug, publishAt: sentPublishAt } = scheduled;
-      if (!tab) throw new Error('no scheduled article: the step that schedules it failed');
-      await tab
-        .locator('main')
-        .getByText('Published', { exact: true })
-        .first()
-        .waitFor({ timeout: Math.max(0, new Date(sentPublishAt).getTime() - Date.now()) + 45_000 });
-      const live = await eventually(
-        () => api(`/api/artikel/${slug}`),
-        (answer) => answer.status === 200,
-        { withinMs: new Date(sentPublishAt).getTime() + 30_000 - Date.now(), everyMs: 500 },
-      );
-      expect(live.status).toBe(200);
-      expect(live.body.data).toMatchObject({
-        title: SCHEDULED.title,
-        status: 'published',
-        publish_at: null,
-        published_at: sentPublishAt,
-      });
-      // The list, loaded again, no longer shows a schedule for it: publishing ended it.
-      await page.getByRole('link', { name: 'Article', exact: true }).click();
-      await page.reload();
-      await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).waitFor();
-      expect(await page.getByRole('row').filter({ hasText: SCHEDULED.title }).innerText()).not.toMatch(/day, /);
-      await tab.close();
-      scheduled.tab = undefined;
-    },
-  );
+  step('a draft an editor gives a "Publish at" time is listed as scheduled and goes live by itself at that time', 240_000, async () => {
+    // The admin's time field has minutes (it keeps the current seconds): a minute at least 20 s away, still today (UTC).
+    let due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+    if (due.getUTCDate() !== new Date().getUTCDate()) {
+      await page.waitForTimeout(due.getTime() - Date.now() + 1_000);
+      due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+    }
+    await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
+    await page.getByRole('link', { name: 'Article', exact: true }).click();
+    await page.getByRole('link', { name: 'Create new entry' }).first().click();
+    await page.getByRole('heading', { name: 'Create an entry', level: 1 }).waitFor();
+    await field('Title').fill(SCHEDULED.title);
+    await contentEditor().click();
+    await page.keyboard.type(SCHEDULED.content);
+    await page.getByRole('combobox', { name: 'Category', exact: true }).click();
+    await page.getByRole('option', { name: CATEGORY }).click();
+    const time = page.getByRole('combobox', { name: 'Choose time' });
+    // The time list offers every minute, not only the quarter hours.
+    await time.click();
+    await page
+      .getByRole('option', { name: /^(00|12):01/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await time.press('Escape');
+    await time.fill(due.toISOString().slice(11, 16));
+    await time.press('Tab');
+    // The time field sets the hour and minute of today's date and keeps the current seconds: the
+    // schedule is what the form sends, read from its request.
+    let sentPublishAt = '';
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/collection-types/api::article.article'))
+        sentPublishAt = String((JSON.parse(request.postData() ?? '{}') as { publish_at?: string }).publish_at ?? '');
+    });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectNotice('Saved document');
+    await page.waitForURL((url) => !url.pathname.endsWith('/create'));
+    const slug = await filledValue(field('URL slug'));
+    expect(slug).toBe(SCHEDULED.slug);
+    // The edit view says when it goes live, in words, with a way to cancel it.
+    const schedule = page.getByRole('complementary').filter({ has: page.getByRole('heading', { name: 'Schedule' }) });
+    await schedule.getByText(/^Scheduled: [A-Z][a-z]+day, /).waitFor();
+    await schedule.getByRole('button', { name: 'Cancel the schedule' }).waitFor();
+    expect((await api(`/api/artikel/${slug}`)).status).toBe(404);
+
+    await page.getByRole('link', { name: 'Article', exact: true }).click();
+    // The list shows a "Publish at" column: a date for the scheduled article, "-" for the others.
+    await page.getByRole('grid').getByText('Publish at', { exact: true }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: SCHEDULED.title });
+    expect(await row.innerText()).toMatch(/day, /);
+    expect(await page.getByRole('row').filter({ hasText: MOVED_SLUG }).innerText()).not.toMatch(/day, /);
+
+    expect(sentPublishAt.slice(0, 16)).toBe(due.toISOString().slice(0, 16));
+    // Back on its edit view, left open: it says Published once the article went live, without a reload.
+    await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).click();
+    await page.getByRole('heading', { name: SCHEDULED.title, level: 1 }).waitFor();
+    const header = page.locator('main');
+    await header.getByText('Draft', { exact: true }).first().waitFor();
+    await header
+      .getByText('Published', { exact: true })
+      .first()
+      .waitFor({ timeout: Math.max(0, new Date(sentPublishAt).getTime() - Date.now()) + 45_000 });
+    const live = await eventually(
+      () => api(`/api/artikel/${slug}`),
+      (answer) => answer.status === 200,
+      { withinMs: new Date(sentPublishAt).getTime() + 30_000 - Date.now(), everyMs: 500 },
+    );
+    expect(live.status).toBe(200);
+    expect(live.body.data).toMatchObject({
+      title: SCHEDULED.title,
+      status: 'published',
+      publish_at: null,
+      published_at: sentPublishAt,
+    });
+    // The list, loaded again, no longer shows a schedule for it: publishing ended it.
+    await page.getByRole('link', { name: 'Article', exact: true }).click();
+    await page.reload();
+    await page.getByRole('gridcell', { name: SCHEDULED.title, exact: true }).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: SCHEDULED.title }).innerText()).not.toMatch(/day, /);
+  });
 
   step('the API reference page the README links renders every route of the OpenAPI document, from the service alone', 90_000, async () => {
     const document = (await api('/api/artikel/openapi.json')).body as unknown as {
