@@ -1,3 +1,4 @@
+// @same-on-every-store: what is checked is the start script's V8 options and its serving at all, whichever store the service starts on (not run by test:postgres, see jest.config.js)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// @same-on-every-store: the commands' arguments, usage and output are the scripts' own; the tokens are rows of Strapi's own, written by its token services (not run by test:postgres, see jest.config.js)
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
