@@ -61,6 +61,8 @@ interface SqliteConnection {
 }
 
 type AfterCreate = (connection: unknown, done: (error?: Error, connection?: unknown) => void) => void;
+/** knex's connection settings (a SQLite file's, PostgreSQL's host and credentials). */
+type ConnectionSettings = Exclude<Parameters<typeof createKnex>[0], string>['connection'];
 
 /** SQLite's read-only connection: through knex, and the better-sqlite3 connection under it once the pool has opened it. */
 interface Reader {
@@ -76,28 +78,55 @@ const readers = new WeakMap<Core.Strapi, Reader>();
 const closed = new WeakSet<Core.Strapi>();
 
 /**
+ * Another knex on the app's database, set up as Strapi's own (its dialect settings, type parsers,
+ * schema and each new connection's set-up), with a pool of its own of `min` to `max` connections,
+ * on the connection settings `connectionOf` makes of the app's. `connected` then runs on each new
+ * connection and may refuse it (an error).
+ */
+function knexBesideTheApp(
+  strapi: Core.Strapi,
+  options: {
+    connectionOf: (appConnection: ConnectionSettings) => ConnectionSettings;
+    min: number;
+    max: number;
+    connected: (created: unknown, done: (error?: Error) => void) => void;
+  },
+): Knex {
+  const { connection, pool, ...config } = strapi.db.connection.client.config as {
+    connection: ConnectionSettings;
+    pool?: { afterCreate?: AfterCreate };
+  } & Record<string, unknown>;
+  const setUp: AfterCreate = pool?.afterCreate ?? ((created, done) => done(undefined, created));
+  const afterCreate: AfterCreate = (created, done) =>
+    setUp(created, (error, ready) => {
+      if (error) return done(error, ready);
+      options.connected(created, (refused) => done(refused, ready));
+    });
+  const knex = createKnex({
+    ...config,
+    connection: options.connectionOf(connection),
+    pool: { ...pool, min: options.min, max: options.max, afterCreate },
+  }) as unknown as Knex;
+  keepSqlOutOfErrors(knex);
+  return knex;
+}
+
+/**
  * A second connection to the SQLite file, read-only, set up as the first (Strapi's pragmas and the
  * app's: WAL, page cache, kept prepared statements). Its pool holds exactly one connection, which
  * is kept for readRows as the pool opens it.
  */
 function openReader(strapi: Core.Strapi): Reader {
-  const { connection, pool, ...config } = strapi.db.connection.client.config as {
-    connection: { filename: string };
-    pool?: { afterCreate?: AfterCreate };
-  } & Record<string, unknown>;
   const opened: { connection: SqliteConnection | null } = { connection: null };
-  const setUp: AfterCreate = pool?.afterCreate ?? ((created, done) => done(undefined, created));
-  const afterCreate: AfterCreate = (created, done) =>
-    setUp(created, (error, ready) => {
-      if (!error) opened.connection = created as SqliteConnection;
-      done(error, ready);
-    });
-  const knex = createKnex({
-    ...config,
-    connection: { ...connection, options: { readonly: true } },
-    pool: { ...pool, min: 1, max: 1, afterCreate },
-  }) as unknown as Knex;
-  keepSqlOutOfErrors(knex);
+  const knex = knexBesideTheApp(strapi, {
+    connectionOf: (appConnection) => ({ ...(appConnection as { filename: string }), options: { readonly: true } }),
+    min: 1,
+    max: 1,
+    connected: (created, done) => {
+      opened.connection = created as SqliteConnection;
+      done();
+    },
+  });
   return {
     knex,
     get connection() {
@@ -157,17 +186,14 @@ function postgresReaderOf(strapi: Core.Strapi, scans: PlannerScans): Knex {
   }
   const open = pools.get(scans);
   if (open !== undefined) return open;
-  const { pool, ...config } = strapi.db.connection.client.config as { pool?: { afterCreate?: AfterCreate } } & Record<string, unknown>;
   const { readers: connections, budgetMs } = searchLimits(strapi);
   const settings = longReadSettings(scans, budgetMs).map((setting) => `SET ${setting}`);
-  const setUp: AfterCreate = pool?.afterCreate ?? ((created, done) => done(undefined, created));
-  const afterCreate: AfterCreate = (created, done) =>
-    setUp(created, (error, ready) => {
-      if (error) return done(error, ready);
-      (created as PostgresConnection).query(settings.join('; '), (failed) => done(failed ?? undefined, ready));
-    });
-  const reader = createKnex({ ...config, pool: { ...pool, min: 0, max: connections, afterCreate } }) as unknown as Knex;
-  keepSqlOutOfErrors(reader);
+  const reader = knexBesideTheApp(strapi, {
+    connectionOf: (appConnection) => appConnection,
+    min: 0,
+    max: connections,
+    connected: (created, done) => (created as PostgresConnection).query(settings.join('; '), (failed) => done(failed ?? undefined)),
+  });
   pools.set(scans, reader);
   return reader;
 }

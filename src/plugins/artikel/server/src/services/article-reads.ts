@@ -72,7 +72,7 @@ interface ListPage {
   suggestion: string | null;
 }
 
-/** Articles read per query of a whole export (tests/api/spreadsheets-and-agents.test.ts exports more than one such read). */
+/** Articles read per query of a whole export: a read holds this many rows in memory at once, whatever the export's size. */
 const EXPORT_PAGE = 500;
 
 /** Where an article stands in the list's order (see domain/list-cursor.ts). */
