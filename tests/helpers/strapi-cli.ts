@@ -23,12 +23,7 @@ const USE_SUITE_BUILD = path.join(__dirname, 'strapi-cli-preload.js');
  * the logs it wrote are removed either way.
  */
 export async function strapiCli(args: string[], env: Record<string, string>): Promise<void> {
-  const commandEnv: Record<string, string | undefined> = {
-    ...process.env,
-    STRAPI_TELEMETRY_DISABLED: 'true',
-    LOG_LEVEL: 'error',
-    ...env,
-  };
+  const commandEnv: Record<string, string | undefined> = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error', ...env };
   // The suite's PostgreSQL settings must not leak into a command meant for a SQLite file.
   if (env.DATABASE_CLIENT === 'sqlite') for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete commandEnv[name];
   const diagnostics = () => fs.readdirSync(APP_DIR).filter((name) => DIAGNOSTIC_LOG.test(name));
