@@ -7,6 +7,7 @@ import packageJson from '../../package.json';
 import { freePort } from '../helpers/ports';
 import { procStatFields } from '../helpers/proc-stat';
 import { removeServiceDatabase, serviceDatabaseEnv } from '../helpers/service-process';
+import { testDistDir } from '../helpers/test-dist';
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 // A start took 6 to 9 s on this 2-core machine while idle; a loaded one gets well over 3× that.
@@ -14,9 +15,27 @@ const START_TIMEOUT_MS = 90_000;
 const HEAP_CAP = `--max-old-space-size=${packageJson.config.heap_mb} --max-semi-space-size=${packageJson.config.semi_space_mb}`;
 
 let folder: string;
+let appCopy: string;
+
+/**
+ * `strapi start` serves the build in the app's dist/, which only `npm run build` makes. The suites
+ * never touch dist/ (a running demo keeps its build), so npm start runs in a folder that links every
+ * entry of the app but dist/, and links dist/ to the build the suite compiled.
+ */
+function appLinkedToTheSuitesBuild(into: string): string {
+  const app = path.join(into, 'app');
+  fs.mkdirSync(app);
+  for (const entry of fs.readdirSync(APP_DIR)) {
+    if (entry === 'dist') continue;
+    fs.symlinkSync(path.join(APP_DIR, entry), path.join(app, entry));
+  }
+  fs.symlinkSync(testDistDir(), path.join(app, 'dist'));
+  return app;
+}
 
 beforeAll(() => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-start-'));
+  appCopy = appLinkedToTheSuitesBuild(folder);
 });
 
 afterAll(async () => {
@@ -100,7 +119,7 @@ describe('npm start', () => {
     };
     delete env.NODE_OPTIONS;
     if (operatorOptions !== undefined) env.NODE_OPTIONS = operatorOptions;
-    const child = spawn('npm', ['start'], { cwd: APP_DIR, env, detached: true, stdio: 'ignore' });
+    const child = spawn('npm', ['start'], { cwd: appCopy, env, detached: true, stdio: 'ignore' });
     try {
       const started = Date.now();
       expect(await untilServing(`http://127.0.0.1:${port}`, child)).toBe(200);
