@@ -140,5 +140,7 @@ describe('moving a studio’s local uploads into the bucket', () => {
     } finally {
       await service.stop();
     }
-  });
+    // Three runs of the command (each loads Strapi), a service start, 250 HEADs and 10 uploads:
+    // 20–45 s in the suites' runs, 60+ s on a machine loaded by another suite.
+  }, 180_000);
 });
