@@ -43,7 +43,7 @@ const skippedFiles = onPostgres ? allFiles.filter(isStoreIndependent) : [];
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/tests/helpers/host-environment.js',
   roots: ['<rootDir>/tests'],
   ...(pass === 'timing' ? { testRegex: exactly(timingFiles) } : { testMatch: ['**/*.test.ts'] }),
   ...(pass === undefined

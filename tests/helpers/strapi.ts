@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createStrapi, type Core } from '@strapi/strapi';
+import type { Core } from '@strapi/strapi';
 import supertest from 'supertest';
 import { withEnv } from './env';
 import { createCategory } from './fixtures';
@@ -16,7 +16,11 @@ import {
   type Store,
 } from './store';
 import { createApiToken } from './tokens';
+import { hostRequire, keepingWorkerListeners, workerListeners } from './host-modules';
 import { testDistDir } from './test-dist';
+
+// Loaded by Node, once per worker (see host-modules.ts).
+const { createStrapi } = hostRequire('@strapi/strapi') as typeof import('@strapi/strapi');
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 
@@ -109,6 +113,7 @@ async function startApp(options: StartOptions): Promise<BareApp> {
     process.env.DATABASE_FILENAME = databaseFile;
   }
   let strapi: Core.Strapi;
+  const listenersBeforeStrapi = workerListeners();
   try {
     strapi = await createStrapi({ appDir: APP_DIR, distDir: testDistDir() }).load();
     await strapi.server.mount();
@@ -135,7 +140,7 @@ async function startApp(options: StartOptions): Promise<BareApp> {
       return `http://127.0.0.1:${address.port}`;
     },
     stop: async ({ keepDatabase = false } = {}) => {
-      await strapi.destroy();
+      await keepingWorkerListeners(listenersBeforeStrapi, () => strapi.destroy());
       if (keepDatabase) return;
       if (databaseName !== null) await dropPostgresDatabase(databaseName);
       fs.rmSync(folder, { recursive: true, force: true });

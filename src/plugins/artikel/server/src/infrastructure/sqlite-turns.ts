@@ -29,7 +29,12 @@ async function yieldWhenHeld(): Promise<void> {
 }
 
 type RunQuery = (this: unknown, connection: unknown, query: unknown) => Promise<unknown>;
-const yielding = new WeakSet<object>();
+/**
+ * Marks knex's client class as set, on the class itself: knex outlives this module where a process
+ * loads the app more than once (a Strapi destroyed and created again, the test workers), and a
+ * second wrapper would wait for the loop twice.
+ */
+const YIELDING = Symbol.for('artikel.statements-yield');
 
 /**
  * better-sqlite3 runs each statement synchronously and knex only wraps it in a promise that is
@@ -43,13 +48,13 @@ const yielding = new WeakSet<object>();
  */
 export function letStatementsYield(strapi: Core.Strapi): void {
   if (!isSqlite(strapi)) return;
-  const client = Object.getPrototypeOf(strapi.db.connection.client) as { _query?: RunQuery };
-  if (yielding.has(client) || typeof client._query !== 'function') return;
+  const client = Object.getPrototypeOf(strapi.db.connection.client) as { _query?: RunQuery; [YIELDING]?: true };
+  if (client[YIELDING] === true || typeof client._query !== 'function') return;
   const runQuery = client._query;
   client._query = async function (this: unknown, connection: unknown, query: unknown) {
     const answered = await runQuery.call(this, connection, query);
     await yieldWhenHeld();
     return answered;
   };
-  yielding.add(client);
+  client[YIELDING] = true;
 }

@@ -23,7 +23,13 @@ interface SdkRegistration {
   hidden: ReadonlySet<string>;
 }
 
-let registration: SdkRegistration = { annotations: new Map(), hidden: new Set() };
+/**
+ * Where the SDK's registerTool, once passed through, finds the latest app's registration: on the
+ * function itself, since the SDK outlives this module where a process loads the app more than once
+ * (a Strapi destroyed and created again, the test workers).
+ */
+const REGISTRATION = Symbol.for('artikel.mcp-registration');
+type PassedThrough = SdkRegisterTool & { [REGISTRATION]?: SdkRegistration };
 
 /** A tool that is never listed: what Strapi's registry gets back for a hidden tool (it only enables and disables it). */
 const NEVER_LISTED = Object.freeze({ enabled: false, enable() {}, disable() {}, remove() {}, update() {} });
@@ -43,15 +49,19 @@ const genericToolsOf = (slug: string): string[] =>
  *   are not registered unless ARTIKEL_MCP_GENERIC_TOOLS=true.
  */
 function passThroughSdk(next: SdkRegistration): void {
-  registration = next;
   const fromCore = createRequire(path.join(path.dirname(require.resolve('@strapi/core/package.json')), 'index.js'));
-  const sdk = fromCore('@modelcontextprotocol/server') as { McpServer?: { prototype: { registerTool: SdkRegisterTool } } };
+  const sdk = fromCore('@modelcontextprotocol/server') as { McpServer?: { prototype: { registerTool: PassedThrough } } };
   const prototype = sdk.McpServer?.prototype;
-  if (prototype === undefined || (prototype.registerTool as { artikel?: boolean }).artikel === true) return;
+  if (prototype === undefined) return;
+  if (prototype.registerTool[REGISTRATION] !== undefined) {
+    prototype.registerTool[REGISTRATION] = next;
+    return;
+  }
   const original = prototype.registerTool;
-  const registerTool: SdkRegisterTool = function (this: unknown, name, config, callback) {
-    if (registration.hidden.has(name)) return NEVER_LISTED;
-    const own = registration.annotations.get(name);
+  const registerTool: PassedThrough = function (this: unknown, name, config, callback) {
+    const registration = registerTool[REGISTRATION];
+    if (registration?.hidden.has(name) === true) return NEVER_LISTED;
+    const own = registration?.annotations.get(name);
     return original.call(
       this,
       name,
@@ -59,7 +69,7 @@ function passThroughSdk(next: SdkRegistration): void {
       callback,
     );
   };
-  (registerTool as { artikel?: boolean }).artikel = true;
+  registerTool[REGISTRATION] = next;
   prototype.registerTool = registerTool;
 }
 
