@@ -1,22 +1,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
-
-/**
- * `npm test` runs in two passes (scripts/test.sh): first every file that asserts no time bound, two
- * at a time; then, one at a time, the files that do (a loop delay beside an attack, a linear
- * scaling, a latency, a lateness). Such a file says so with the tag `@timing` in its first 400
- * characters: measured beside another file's Strapi, its bound would be the other file's load.
- * ARTIKEL_TEST_PASS picks the pass; without it (`npx jest tests/…`) every file runs, one at a time.
- */
-const TIMING_TAG = /@timing\b/;
-/**
- * `npm run test:postgres` (DATABASE_CLIENT=postgres) leaves out what no store can change: the unit
- * tests (pure helpers, no database) and the files tagged `@same-on-every-store` in their first 400
- * characters, whose subject happens before or apart from the database (a photo's bytes, a header,
- * the admin's strings, a text step's time), each saying why beside the tag. They run in `npm test`.
- */
-const STORE_INDEPENDENT_TAG = /@same-on-every-store\b/;
-const UNIT_FOLDER = path.join(__dirname, 'tests', 'unit') + path.sep;
+const { isStoreIndependent, isTimingFile } = require('./tests/helpers/test-tags');
 
 function testFiles(folder) {
   return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -26,12 +10,16 @@ function testFiles(folder) {
   });
 }
 
-const headOf = (file) => fs.readFileSync(file, 'utf8').slice(0, 400);
-const isTimingFile = (file) => TIMING_TAG.test(headOf(file));
-const isStoreIndependent = (file) => file.startsWith(UNIT_FOLDER) || STORE_INDEPENDENT_TAG.test(headOf(file));
 // A path pattern matching exactly these files (jest matches the patterns against absolute paths).
 const exactly = (files) => files.map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
+/**
+ * `npm test` runs in two passes (scripts/test.sh): first every file that asserts no time bound, two
+ * at a time; then, one at a time, the files tagged `@timing` (see tests/helpers/test-tags.js).
+ * ARTIKEL_TEST_PASS picks the pass; without it (`npx jest tests/…`) every file runs, one at a time.
+ * `npm run test:postgres` (DATABASE_CLIENT=postgres) leaves out the unit tests and the files tagged
+ * `@same-on-every-store`, which `npm test` runs.
+ */
 const pass = process.env.ARTIKEL_TEST_PASS;
 if (pass !== undefined && pass !== 'parallel' && pass !== 'timing')
   throw new Error(`ARTIKEL_TEST_PASS is "parallel", "timing" or unset, not "${pass}"`);

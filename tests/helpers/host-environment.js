@@ -1,7 +1,7 @@
 // @ts-check
-const fs = require('node:fs');
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
+const { isTimingFile } = require('./test-tags');
 
 /**
  * Jest's Node environment, with Strapi loaded by Node itself rather than by Jest.
@@ -19,15 +19,6 @@ const { TestEnvironment } = require('jest-environment-node');
  * helper that stops an app puts them back (host-modules.ts `keepingWorkerListeners`).
  */
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
-/**
- * The files that measure time in the test process (tagged `@timing`, see jest.config.js) keep Jest's
- * own loading: their bounds were set with it. With Strapi loaded once per worker, the first
- * requests of cursor-and-parameter-attacks' 1,000-parameter attack met young-generation collections
- * of 65–115 ms each (what they allocated was promoted instead of collected), 300–700 ms per 5
- * requests where Jest's loading took 100–180 ms; a service process answered the same requests in
- * 85 ms, then at most 27. Why the shared heap behaves so was not found.
- */
-const TIMING_TAG = /@timing\b/;
 /** @type {NodeJS.ProcessEnv | undefined} */
 let startingEnv;
 
@@ -50,7 +41,13 @@ class HostModulesEnvironment extends TestEnvironment {
     undoEarlierFiles();
     super(...args);
     const [, context] = args;
-    if (TIMING_TAG.test(fs.readFileSync(context.testPath, 'utf8').slice(0, 400))) return;
+    // The files that measure time in the test process (tagged `@timing`, see test-tags.js) keep
+    // Jest's own loading: their bounds were set with it. With Strapi loaded once per worker, the
+    // first requests of cursor-and-parameter-attacks' 1,000-parameter attack met young-generation
+    // collections of 65–115 ms each (what they allocated was promoted instead of collected),
+    // 300–700 ms per 5 requests where Jest's loading took 100–180 ms; a service process answered
+    // the same requests in 85 ms, then at most 27. Why the shared heap behaves so was not found.
+    if (isTimingFile(context.testPath)) return;
     this.global.process.env = process.env;
     // A test's dates reach Strapi's database drivers, which know a date by `instanceof Date`: the
     // sandbox's own Date would be bound as an object.
