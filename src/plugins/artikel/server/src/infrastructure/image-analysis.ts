@@ -64,6 +64,8 @@ export async function decodedAt(source: Buffer, size: number): Promise<DecodedIm
   return { data, width: info.width, height: info.height, channels: info.channels };
 }
 
+const AVIF_EFFORT = 3;
+
 /**
  * The decoded image resized to fit inside `size`×`size` (never enlarged) and encoded as AVIF or
  * WebP into the file `target`. The output carries no metadata.
@@ -78,7 +80,10 @@ export async function encodeRendition(
     fit: 'inside',
     withoutEnlargement: true,
   });
-  const encoded = format === 'avif' ? resized.avif({ quality: 55, effort: 4 }) : resized.webp({ quality: 80 });
+  // AVIF at effort 3, not sharp's default 4: on photo-like 3000×2000 images at the three rendition
+  // sizes it encoded 4× faster (2.4 s against 9.5 s for four photos) for 6 % more bytes at the same
+  // quality setting (PSNR within 0.7 dB either way); see bench/README.md, "Photos".
+  const encoded = format === 'avif' ? resized.avif({ quality: 55, effort: AVIF_EFFORT }) : resized.webp({ quality: 80 });
   const info = await encoded.toFile(target);
   return { width: info.width, height: info.height, bytes: info.size };
 }
