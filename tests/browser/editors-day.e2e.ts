@@ -701,12 +701,6 @@ describe("an editor's day in the admin of a production build", () => {
   );
 
   step('a draft an editor gives a "Publish at" time is listed as scheduled and goes live by itself at that time', 240_000, async () => {
-    // The admin's time field has minutes (it keeps the current seconds): a minute at least 20 s away, still today (UTC).
-    let due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
-    if (due.getUTCDate() !== new Date().getUTCDate()) {
-      await page.waitForTimeout(due.getTime() - Date.now() + 1_000);
-      due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
-    }
     await page.getByRole('link', { name: /^(Content Manager|Pengelola Konten)$/ }).click();
     await page.getByRole('link', { name: 'Article', exact: true }).click();
     await page.getByRole('link', { name: 'Create new entry' }).first().click();
@@ -724,6 +718,14 @@ describe("an editor's day in the admin of a production build", () => {
       .first()
       .waitFor({ timeout: 15_000 });
     await time.press('Escape');
+    // The admin's time field sets hours and minutes and keeps the seconds of the moment it is set:
+    // the next minute is then 60 s away, which no minute further on would shorten. Set it in the
+    // same minute as it is chosen (not in its last 10 s), on today's date (UTC): the field keeps the
+    // date, so at 23:59 it waits for the next day.
+    const nextMinute = () => new Date(Math.ceil((Date.now() + 1) / 60_000) * 60_000);
+    if (nextMinute().getTime() - Date.now() < 10_000 || nextMinute().getUTCDate() !== new Date().getUTCDate())
+      await page.waitForTimeout(nextMinute().getTime() - Date.now() + 1_000);
+    const due = nextMinute();
     await time.fill(due.toISOString().slice(11, 16));
     await time.press('Tab');
     // The time field sets the hour and minute of today's date and keeps the current seconds: the
