@@ -718,10 +718,8 @@ describe("an editor's day in the admin of a production build", () => {
       .first()
       .waitFor({ timeout: 15_000 });
     await time.press('Escape');
-    // The admin's time field sets hours and minutes and keeps the seconds of the moment it is set:
-    // the next minute is then 60 s away, which no minute further on would shorten. Set it in the
-    // same minute as it is chosen (not in its last 10 s), on today's date (UTC): the field keeps the
-    // date, so at 23:59 it waits for the next day.
+    // The field keeps the seconds of the moment it is set (below), so the next minute is the nearest
+    // schedule: set in the minute it is chosen in (not its last 10 s), on today's date (UTC).
     const nextMinute = () => new Date(Math.ceil((Date.now() + 1) / 60_000) * 60_000);
     if (nextMinute().getTime() - Date.now() < 10_000 || nextMinute().getUTCDate() !== new Date().getUTCDate())
       await page.waitForTimeout(nextMinute().getTime() - Date.now() + 1_000);
