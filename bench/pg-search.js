@@ -3,8 +3,10 @@
 
 // node bench/pg-search.js [--articles N]: the search on PostgreSQL alone, without HTTP. Fills a
 // throwaway cluster with the benchmark's generated articles and times, per word, the LIKE scan over
-// the articles against the plugin's word index (each published article's distinct lower-cased words
-// in a GIN-indexed array, found through a pg_trgm index over the dictionary of all words) and, for
+// the articles against the plugin's word index as it was until 2026-11-29 (each published article's
+// distinct lower-cased words in a GIN-indexed array, found through a pg_trgm index over the
+// dictionary of all words; the plugin now keeps them as a tsvector, whose index counts the same
+// way, and which a newest-first walk tests faster: see docs/design.md) and, for
 // comparison, a pg_trgm index over each article's whole lower-cased text, which must re-read every
 // candidate's text. All three must count the same articles. The words are the ones bench/run.js
 // times on SQLite. Needs `npm run build` (it uses the plugin's own word splitting) and root or the

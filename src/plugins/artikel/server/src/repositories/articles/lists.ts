@@ -2,7 +2,7 @@ import { TABLES } from '../../constants';
 import { countsComplete, indexComplete } from '../../infrastructure/index-state';
 import { articleCounts } from '../article-counts';
 import { limitRows, limitSql } from '../../infrastructure/row-limits';
-import { longReadRows, readFixedRows, readRows, type RawSql } from '../../infrastructure/transactions';
+import { longReadRows, readFixedRows, readRows, type PlannerScans, type RawSql } from '../../infrastructure/transactions';
 import { searchIndex } from '../search';
 import { hasTagByScan } from '../tags';
 import type { PublishedRows, QueryBuilder } from './published-rows';
@@ -119,10 +119,10 @@ export const articleLists = ({
    * The summaries of a filtered list's page: a long read (see longReadRows). On PostgreSQL the
    * page's ids, then their summaries (see summariesOfRows).
    */
-  const filteredRecords = async (query: QueryBuilder): Promise<ArticleRecord[]> =>
+  const filteredRecords = async (query: QueryBuilder, scans: PlannerScans = 'any'): Promise<ArticleRecord[]> =>
     sqlite
       ? ((await longReadRows(strapi, withSummaryColumns(query))) as SummaryRow[]).map(parseSummaryRow)
-      : summariesOfRows(pageRowsOf(await longReadRows(strapi, query.select('a.id', 'a.document_id'))));
+      : summariesOfRows(pageRowsOf(await longReadRows(strapi, query.select('a.id', 'a.document_id'), scans)));
 
   const narrowsNothing = (filters: ArticleFilters): boolean =>
     filters.words.length === 0 && filters.category === null && filters.tagKey === null;
@@ -170,13 +170,14 @@ export const articleLists = ({
    * article newest first, testing each, until `rows` matches have passed (about rows × published /
    * matching articles tested), than by reading every match and sorting them. For a category of
    * 208,000 of a million articles the walk tests about 50; for a tag of 1,000, 10,000, where
-   * reading its 1,000 matches is the shorter way. Matches not counted: the walk. Until the kept
-   * counts are made: the walk beyond FEW_MATCHES matches.
+   * reading its 1,000 matches is the shorter way. `testCost`: what testing one article costs, in
+   * matches read (a search's, see SearchIndex.walkTestCost). Matches not counted: the walk. Until
+   * the kept counts are made: the walk beyond FEW_MATCHES matches.
    */
-  const walks = async (matching: number | undefined, rows: number): Promise<boolean> => {
+  const walks = async (matching: number | undefined, rows: number, testCost: number): Promise<boolean> => {
     if (matching === undefined) return true;
     if (!countsComplete(strapi)) return matching > FEW_MATCHES;
-    return rows * (await articleCounts(strapi).total()) <= matching * matching;
+    return testCost * rows * (await articleCounts(strapi).total()) <= matching * matching;
   };
 
   /**
@@ -276,13 +277,18 @@ export const articleLists = ({
         const rows = await readRows(strapi, `${sql} ${limitSql(limit, offset)}`, positionValues);
         return inOrder(sqlite ? (rows as SummaryRow[]).map(parseSummaryRow) : await summariesOfRows(pageRowsOf(rows)));
       }
-      const walk = await walks(matching, offset + limit);
+      const searching = filters.words.length > 0;
+      const walk = await walks(matching, offset + limit, searching ? searchIndex(strapi).walkTestCost : 1);
       const selected = await filtered(filters, { forPage: walk, matching });
       if (selected === null) return [];
       const ordered = (query: QueryBuilder): QueryBuilder =>
         past === null ? newestFirst(query) : query.whereRaw(past.where, positionValues).orderByRaw(past.order);
-      // PostgreSQL reads any page as its ids first (see filteredRecords).
-      if (walk || !sqlite) return inOrder(await filteredRecords(limitRows(ordered(selected.query), limit, offset)));
+      // PostgreSQL reads any page as its ids first (see filteredRecords); a search's matches
+      // through the word index's array index, never by reading every entry (see its filter).
+      if (walk || !sqlite) {
+        const scans = !walk && searching ? 'no-sequential' : 'any';
+        return inOrder(await filteredRecords(limitRows(ordered(selected.query), limit, offset), scans));
+      }
       // The matches are sorted by their ids and dates alone; only the page's rows are read with their summaries.
       const page = limitRows(ordered(selected.query.select('a.id')), limit, offset);
       return filteredRecords(newestFirst(publishedRows().whereIn('a.id', page)));

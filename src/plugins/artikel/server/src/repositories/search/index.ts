@@ -73,6 +73,11 @@ export interface SearchIndex {
    */
   countAlone(words: string[], upTo: number | null): Promise<number | null>;
   /**
+   * What testing one article for the words costs on a newest-first walk, in matches read through
+   * the index (see walks in articles/lists.ts, which weighs the two ways of finding a page by it).
+   */
+  walkTestCost: number;
+  /**
    * Orders a query that filter() restricted to these words most relevant first (see
    * RELEVANCE_ORDER in shared.ts): the articles with every word in their title, then by how often
    * the words occur (title weighted above tags above content); equal ones are left for the caller's

@@ -753,5 +753,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     },
 
     countAlone,
+    // A walk asks the index about each article it passes, as a read of the matches asks it about each match.
+    walkTestCost: 1,
   };
 }
