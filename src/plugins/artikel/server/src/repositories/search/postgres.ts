@@ -92,6 +92,8 @@ const walkTestOf = (terms: string[]): { sql: string; bindings: Array<string | st
     : { sql: HOLDS_ONE_OF, bindings: [terms] };
 // Most terms of one word sent back with the query as values (see filter).
 const MOST_SENT_TERMS = 1_000;
+/** A word's terms as found with a LIMIT of MOST_SENT_TERMS + 1: null when there are too many to send. */
+const sentTerms = (terms: string[]): string[] | null => (terms.length > MOST_SENT_TERMS ? null : terms);
 /** An entry's words for ts_rank_cd: the title labelled A, the tags B, the content D ('simple': lower-cased, never stemmed). */
 const WEIGHTED_WORDS = `setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', left(?, ${RANKED_CONTENT_CHARACTERS})), 'D')`;
 
@@ -256,12 +258,13 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
    * utils/word-stems.ts); null past MOST_SENT_TERMS. Found once per request (a list's count and
    * its page ask for them).
    */
+  const termsKey = (word: string): string => `postgres-terms:${word}`;
   const termsOf = (word: string): Promise<string[] | null> =>
-    oncePerRequest(strapi, `postgres-terms:${word}`, async () => {
+    oncePerRequest(strapi, termsKey(word), async () => {
       const { rows } = (await readDatabase(strapi).raw(`${TERMS_OF_WORD} LIMIT ${MOST_SENT_TERMS + 1}`, termsOfWordBindings(word))) as {
         rows: Array<{ term: string }>;
       };
-      return rows.length > MOST_SENT_TERMS ? null : rows.map((row) => row.term);
+      return sentTerms(rows.map((row) => row.term));
     });
 
   return {
@@ -379,20 +382,28 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
     async countAlone(words, upTo) {
       // Within a write's transaction a long read runs on it as it is, sequential scans allowed: counted with the articles instead.
       if (!indexComplete(strapi) || words.some(isLong) || inAnyTransaction(strapi)) return null;
-      const termLists = await Promise.all(words.map(termsOf));
-      if (termLists.some((terms) => terms === null)) return null;
-      // One entry per published article, kept so by every write's own transaction: its matches are
-      // the articles. Through the array index, which the planner passes over for a common word
-      // (it does not count what reading each entry's array costs): 7 instead of 110 ms for a word
-      // in 9,450 of 10,000 articles. Hence a long read with sequential scans off.
-      const holding = termLists.map(() => HOLDS_ONE_OF).join(' AND ');
+      // One statement finds each word's terms and counts the entries holding one of each word's
+      // terms: one entry per published article, kept so by every write's own transaction, so its
+      // matches are the articles. The terms are found first (a CTE, then each given to the count as
+      // a value), and the count reads the array index: the planner passes over it for a common
+      // word (it does not count what reading each entry's array costs): 7 instead of 110 ms for a
+      // word in 9,450 of 10,000 articles. Hence a long read with sequential scans off. The terms
+      // are remembered for the request's page (see termsOf); a word with too many to send is
+      // counted with the articles instead.
+      const found = words.map((_word, index) => `ARRAY(${TERMS_OF_WORD} LIMIT ${MOST_SENT_TERMS + 1}) AS t${index}`);
+      const holding = words.map((_word, index) => `terms && (SELECT t${index} FROM t)`).join(' AND ');
       const limit = upTo === null ? '' : ` LIMIT ${Math.max(0, Math.floor(upTo))}`;
-      const rows = (await longReadRows(
+      const [row] = (await longReadRows(
         strapi,
-        knex().raw(`SELECT count(*) AS total FROM (SELECT 1 FROM ${TABLES.searchDocuments} WHERE ${holding}${limit}) m`, termLists),
+        knex().raw(
+          `WITH t AS MATERIALIZED (SELECT ${found.join(', ')}) SELECT t.*, (SELECT count(*) FROM (SELECT 1 FROM ${TABLES.searchDocuments} WHERE ${holding}${limit}) m) AS total FROM t`,
+          words.flatMap(termsOfWordBindings),
+        ),
         'no-sequential',
-      )) as Array<{ total: number | string }>;
-      return Number(rows[0]?.total ?? 0);
+      )) as Array<Record<string, unknown>>;
+      const termLists = words.map((_word, index) => sentTerms((row?.[`t${index}`] as string[] | undefined) ?? []));
+      words.forEach((word, index) => void oncePerRequest(strapi, termsKey(word), async () => termLists[index]));
+      return termLists.some((terms) => terms === null) ? null : Number(row?.total ?? 0);
     },
 
     async rank(query, words) {
