@@ -179,7 +179,14 @@ async function untilIndexed(store, timeoutMs, onWaiting = () => {}) {
   let nextNotice = started + 30000;
   for (;;) {
     const counts = await indexCounts(store);
-    if (counts.indexed >= counts.published && !counts.withoutWords && !counts.unmergedParts && !counts.withoutTrigrams) return;
+    if (counts.indexed >= counts.published && !counts.withoutWords && !counts.unmergedParts && !counts.withoutTrigrams) {
+      // PostgreSQL: the rows the seeder and the build wrote are vacuumed now, as autovacuum would
+      // a minute or so later, so that the measurement times the steady state: until then an index
+      // scan visits each row it finds (the rows are not yet known to be visible to all), and a
+      // search at 10,000 articles took PostgreSQL 5.5 instead of 3.0 to 3.4 ms of CPU.
+      if (store.kind !== 'sqlite') await withPostgres(store, (client) => client.query('VACUUM ANALYZE'));
+      return;
+    }
     if (Date.now() - started > timeoutMs)
       throw new Error(`the index holds ${counts.indexed} of ${counts.published} published articles after ${timeoutMs / 1000} s`);
     if (Date.now() >= nextNotice) {
