@@ -5,8 +5,8 @@
 // throwaway cluster with the benchmark's generated articles and times, per word, the LIKE scan over
 // the articles against the plugin's word index as it was until 2026-11-29 (each published article's
 // distinct lower-cased words in a GIN-indexed array, found through a pg_trgm index over the
-// dictionary of all words; the plugin now keeps them as a tsvector, whose index counts the same
-// way, and which a newest-first walk tests faster: see docs/design.md) and, for
+// dictionary of all words; the plugin still counts through that array, and keeps the words as a
+// tsvector too, which a page's newest-first walk tests faster: see docs/design.md) and, for
 // comparison, a pg_trgm index over each article's whole lower-cased text, which must re-read every
 // candidate's text. All three must count the same articles. The words are the ones bench/run.js
 // times on SQLite. Needs `npm run build` (it uses the plugin's own word splitting) and root or the

@@ -7,8 +7,8 @@ import { startStrapi, type TestApp } from '../helpers/strapi';
 /**
  * The word index keeps each article's words as they are written, punctuation included, and a
  * query word finds the words it begins or is inside of, whatever characters they hold. On
- * PostgreSQL an article's words are a tsvector, whose query syntax gives quotes, backslashes, colons
- * and & | ! ( ) a meaning: each is an ordinary character in q. A page is the same whether the
+ * PostgreSQL a page's walk tests an article's words as a tsvector, whose query syntax gives quotes,
+ * backslashes, colons and & | ! ( ) a meaning: each is an ordinary character in q. A page is the same whether the
  * service walks the articles newest first testing each or reads the word's matches and sorts them
  * (it chooses by how many match: see walks in repositories/articles/lists.ts).
  */
@@ -46,13 +46,8 @@ beforeAll(async () => {
       content: `${index === 4 ? 'Kabut dan embun pagi.' : 'Kabut pagi.'} ${WRITTEN.map(([, word]) => word).join(' ')}`,
     });
   }
-  // Every 40 characters of it are unlike any other 40 (a count in base 36 written out).
-  const counted: string[] = [];
-  for (let index = 0, length = 0; length < LONG_WORD_CHARACTERS; index += 1) {
-    counted.push(index.toString(36).padStart(4, '0'));
-    length += 4;
-  }
-  longWord = `x${counted.join('')}`;
+  // Every 40 characters of it are unlike any other 40 (a count in base 36 written out, 4 characters a number).
+  longWord = `x${Array.from({ length: LONG_WORD_CHARACTERS / 4 }, (_, index) => index.toString(36).padStart(4, '0')).join('')}`;
   await createArticle(app.strapi, { title: 'Kata panjang sekali', slug: 'kata-panjang', content: `Awal ${longWord} akhir.` });
 }, 180_000);
 
