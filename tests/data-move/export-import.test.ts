@@ -50,11 +50,25 @@ async function destinationEnv(): Promise<Record<string, string>> {
   return postgresEnv(database);
 }
 
-/** Exports the source file and imports the archive into the destination. */
+/** The app's own uploads folder, which holds the files of the test files running beside this one. */
+const APP_UPLOADS = path.resolve(__dirname, '..', '..', 'public', 'uploads');
+
+/**
+ * Exports the source file and imports the archive into the destination. The import restores the
+ * archive's files into a public folder of its own (strapiCli): the app's uploads stay as they were.
+ */
 async function move(archive: string): Promise<void> {
-  await strapiCli(['export', '--no-encrypt', '--no-compress', '-f', archive], sqliteEnv(sourceFile));
-  expect(fs.existsSync(`${archive}.tar`)).toBe(true);
-  await strapiCli(['import', '-f', `${archive}.tar`, '--force'], await destinationEnv());
+  fs.mkdirSync(APP_UPLOADS, { recursive: true });
+  const neighbour = path.join(APP_UPLOADS, `${path.basename(folder)}_neighbour.txt`);
+  fs.writeFileSync(neighbour, 'a file another test uploaded');
+  try {
+    await strapiCli(['export', '--no-encrypt', '--no-compress', '-f', archive], sqliteEnv(sourceFile));
+    expect(fs.existsSync(`${archive}.tar`)).toBe(true);
+    await strapiCli(['import', '-f', `${archive}.tar`, '--force'], await destinationEnv());
+    expect(fs.existsSync(neighbour)).toBe(true);
+  } finally {
+    fs.rmSync(neighbour, { force: true });
+  }
 }
 
 /**

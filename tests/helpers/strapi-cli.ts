@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -21,9 +22,22 @@ const USE_SUITE_BUILD = path.join(__dirname, 'strapi-cli-preload.js');
  * build the suites compiled (an operator's command compiles the app into dist/ first). A failure
  * carries the command's output and its diagnostic log (the CLI itself says only that it failed);
  * the logs it wrote are removed either way.
+ *
+ * The command gets a public folder of its own (PUBLIC_DIR, removed afterwards) unless `env` names
+ * one: `strapi import` moves the public folder's uploads/ aside and deletes it once the archive's
+ * files are in, and the app's own public/uploads holds the files of the test files running beside
+ * it (a photo test on the other worker read 404s where its renditions had been).
  */
 export async function strapiCli(args: string[], env: Record<string, string>): Promise<void> {
-  const commandEnv: Record<string, string | undefined> = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true', LOG_LEVEL: 'error', ...env };
+  const ownPublicDir = env.PUBLIC_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'artikel-cli-public-')) : null;
+  if (ownPublicDir !== null) fs.mkdirSync(path.join(ownPublicDir, 'uploads'));
+  const commandEnv: Record<string, string | undefined> = {
+    ...process.env,
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    LOG_LEVEL: 'error',
+    ...(ownPublicDir === null ? {} : { PUBLIC_DIR: ownPublicDir }),
+    ...env,
+  };
   // The suite's PostgreSQL settings must not leak into a command meant for a SQLite file.
   if (env.DATABASE_CLIENT === 'sqlite') for (const name of ['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_HOST']) delete commandEnv[name];
   const diagnostics = () => fs.readdirSync(APP_DIR).filter((name) => DIAGNOSTIC_LOG.test(name));
@@ -41,5 +55,6 @@ export async function strapiCli(args: string[], env: Record<string, string>): Pr
     throw new Error(`strapi ${args[0]} failed:\n${stdout}\n${stderr}\n${logs.join('\n').slice(-4000)}`, { cause: error });
   } finally {
     for (const name of written()) fs.rmSync(path.join(APP_DIR, name), { force: true });
+    if (ownPublicDir !== null) fs.rmSync(ownPublicDir, { recursive: true, force: true });
   }
 }
