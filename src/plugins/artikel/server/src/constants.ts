@@ -52,6 +52,10 @@ export const TABLES = {
   searchTerms: 'artikel_search_terms',
   /** PostgreSQL: words too long for the dictionary's index, per article. */
   searchLongTerms: 'artikel_search_long_terms',
+  /** PostgreSQL: the terms in at least a search's counting bound of entries when last counted, with their numbers (see repositories/search/postgres.ts). */
+  searchFrequentTerms: 'artikel_search_frequent_terms',
+  /** PostgreSQL: a row for each entry removed or replaced since the frequent terms were counted. */
+  searchRemovals: 'artikel_search_removals',
   rateLimits: 'artikel_rate_limits',
   /** The stored answers of POSTs sent with an Idempotency-Key. */
   idempotencyKeys: 'artikel_idempotency_keys',
