@@ -312,7 +312,9 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       { isolationLevel: 'repeatable read' },
     );
     void Promise.resolve(recount)
-      .catch((error: unknown) => strapi.log.warn(`artikel: search index: the frequent words were not counted (${(error as Error).message})`))
+      .catch((error: unknown) =>
+        strapi.log.warn(`artikel: search index: the frequent words were not counted (${(error as Error).message})`),
+      )
       .finally(() => {
         recounting = false;
         nextRecount = Date.now() + Math.max(RECOUNT_INTERVAL_MS, RECOUNT_SHARE * (Date.now() - started));
