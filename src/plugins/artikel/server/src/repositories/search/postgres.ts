@@ -251,7 +251,7 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
   };
 
   const removeEntries = async (db: Knex, documentIds: string[]): Promise<void> => {
-    // Each removed entry is written down in the same statement (see knownAtLeast).
+    // Each removed entry is written down in the same statement (see countAlone).
     await db.raw(
       `WITH gone AS (DELETE FROM ${TABLES.searchDocuments} WHERE document_id = ANY(?::text[]) RETURNING 1) INSERT INTO ${TABLES.searchRemovals} (removed) SELECT 1 FROM gone`,
       [documentIds],
