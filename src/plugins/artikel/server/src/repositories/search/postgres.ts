@@ -191,11 +191,10 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
         .onConflict('document_id')
         .merge()
         .toSQL();
-      const written = (await db.raw(`${upsert.sql} RETURNING (xmax::text <> '0') AS replaced`, upsert.bindings)) as {
-        rows: Array<{ replaced: boolean }>;
-      };
-      const replaced = written.rows.filter((row) => row.replaced).length;
-      if (replaced > 0) await db.raw(`INSERT INTO ${TABLES.searchRemovals} (removed) SELECT 1 FROM generate_series(1, ?)`, [replaced]);
+      await db.raw(
+        `WITH written AS (${upsert.sql} RETURNING (xmax::text <> '0') AS replaced) INSERT INTO ${TABLES.searchRemovals} (removed) SELECT 1 FROM written WHERE replaced`,
+        upsert.bindings,
+      );
       const longTerms = entries.flatMap((entry) => entry.longTerms.map((term) => ({ document_id: entry.document_id, term })));
       if (longTerms.length > 0) await db(TABLES.searchLongTerms).insert(longTerms);
     }
@@ -473,13 +472,16 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       const holding = words.map((_word, index) => `terms && (SELECT t${index} FROM t)`).join(' AND ');
       const bound = upTo === null ? null : Math.max(0, Math.floor(upTo));
       const counted = `(SELECT count(*) FROM (SELECT 1 FROM ${TABLES.searchDocuments} WHERE ${holding}${bound === null ? '' : ` LIMIT ${bound}`}) m)`;
-      const knowable = bound !== null && words.length === 1;
-      const sql = knowable
-        ? `WITH t AS MATERIALIZED (SELECT ${found.join(', ')}),
-           k AS MATERIALIZED (SELECT COALESCE((SELECT max(docs) FROM ${TABLES.searchFrequentTerms} WHERE term = ANY((SELECT t0 FROM t)::text[])), 0) AS known,
-                                     (SELECT count(*) FROM ${TABLES.searchRemovals}) AS removed)
-           SELECT t.*, k.removed, k.known - k.removed AS known, CASE WHEN k.known - k.removed >= ${bound} THEN ${bound} ELSE ${counted} END AS total FROM t, k`
-        : `WITH t AS MATERIALIZED (SELECT ${found.join(', ')}) SELECT t.*, ${counted} AS total FROM t`;
+      // The bound a one-word search may know it reaches; null: always counted.
+      const knowable = words.length === 1 ? bound : null;
+      const sql =
+        knowable !== null
+          ? `WITH t AS MATERIALIZED (SELECT ${found.join(', ')}),
+           k AS MATERIALIZED (SELECT f.docs - r.removed AS known, r.removed
+             FROM (SELECT COALESCE(max(docs), 0) AS docs FROM ${TABLES.searchFrequentTerms} WHERE term = ANY((SELECT t0 FROM t)::text[])) f,
+                  (SELECT count(*) AS removed FROM ${TABLES.searchRemovals}) r)
+           SELECT t.*, k.known, k.removed, CASE WHEN k.known >= ${knowable} THEN ${knowable} ELSE ${counted} END AS total FROM t, k`
+          : `WITH t AS MATERIALIZED (SELECT ${found.join(', ')}) SELECT t.*, ${counted} AS total FROM t`;
       const [row] = (await longReadRows(strapi, knex().raw(sql, words.flatMap(termsOfWordBindings)), 'no-sequential')) as Array<
         Record<string, unknown>
       >;
@@ -488,9 +490,9 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       const total = Number(row?.total ?? 0);
       // A frequent word counted, not known (new, or its number spent by removals), or removals
       // piling up: the frequent terms are counted again.
-      if (knowable && bound !== null) {
-        const spent = Number(row?.known ?? 0) < bound && total >= bound;
-        if (spent || Number(row?.removed ?? 0) > bound / 10) recountFrequentTerms(bound);
+      if (knowable !== null) {
+        const spent = Number(row?.known ?? 0) < knowable && total >= knowable;
+        if (spent || Number(row?.removed ?? 0) > knowable / 10) recountFrequentTerms(knowable);
       }
       return termLists.some((terms) => terms === null) ? null : total;
     },
