@@ -13,6 +13,8 @@ import {
 } from './store';
 
 const CHILD = path.resolve(__dirname, 'service-child.js');
+/** How long a stopped service may take to exit (it takes a few seconds) before it is killed. */
+const STOP_GRACE_MS = 20_000;
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -62,7 +64,16 @@ export async function startServiceProcess(
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
+      // As a service manager does: a process that has not exited STOP_GRACE_MS after SIGTERM is
+      // killed. Node 24 once hung inside process.exit (the main thread joining a V8 compiler
+      // thread that waited for a garbage collection the exiting main thread never ran), and the
+      // test file's afterAll timed out with the process left behind.
+      const grace = setTimeout(() => {
+        process.stderr.write(`[service] pid ${child.pid} still running ${STOP_GRACE_MS} ms after SIGTERM; killed\n`);
+        child.kill('SIGKILL');
+      }, STOP_GRACE_MS);
       await exited;
+      clearTimeout(grace);
     },
   };
 }
