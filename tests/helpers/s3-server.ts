@@ -32,7 +32,17 @@ export interface S3Server {
   resume: () => Promise<void>;
   /** From now on, each PUT of an object whose key matches is answered 503 SlowDown (null: none is). */
   refuse: (keys: RegExp | null) => void;
+  /** From now on, each PUT of an object whose key matches waits, unanswered, until the gate is released. */
+  hold: (keys: RegExp) => HeldPuts;
   stop: () => Promise<void>;
+}
+
+/** PUTs kept waiting by S3Server.hold: a storage slow on chosen objects, to order what a test races. */
+export interface HeldPuts {
+  /** How many PUTs wait now. */
+  waiting: () => number;
+  /** Lets the waiting PUTs through to the bucket, or answers them 503 SlowDown; the gate then holds no more. */
+  release: (answer: 'store' | 'refuse') => void;
 }
 
 /** Where the objects live: the S3 server the front passes requests to. */
@@ -52,20 +62,20 @@ interface Backend {
  * ARTIKEL_TEST_S3_SECRET_ACCESS_KEY (and ARTIKEL_TEST_S3_REGION), a bucket made for the file on that
  * server (Ceph's RADOS Gateway, MinIO, …), publicly readable, emptied and removed afterwards. Either
  * is reached through a front on a free 127.0.0.1 port that passes every request through, and can
- * close its port (an outage) or refuse chosen PUTs (a storage failing half-way through an upload).
+ * close its port (an outage), refuse chosen PUTs (a storage failing half-way through an upload) or
+ * hold them until the test lets them on.
  */
 export async function startS3Server(bucket = `studio-photos-${randomBytes(4).toString('hex')}`): Promise<S3Server> {
   const backend = process.env.ARTIKEL_TEST_S3_ENDPOINT ? await externalBucket(bucket) : await s3rverBucket(bucket);
   let refused: RegExp | null = null;
+  const gates: Array<{ keys: RegExp; held: Array<(answer: 'store' | 'refuse') => void> }> = [];
   const target = new URL(backend.endpoint);
-  const front = http.createServer((request, response) => {
-    const key = decodeURIComponent((request.url ?? '').split('?')[0]);
-    if (request.method === 'PUT' && refused !== null && refused.test(key)) {
-      request.resume();
-      response.writeHead(503, { 'Content-Type': 'application/xml' });
-      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Refused by the test</Message></Error>');
-      return;
-    }
+  const refuse = (request: http.IncomingMessage, response: http.ServerResponse): void => {
+    request.resume();
+    response.writeHead(503, { 'Content-Type': 'application/xml' });
+    response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Refused by the test</Message></Error>');
+  };
+  const pass = (request: http.IncomingMessage, response: http.ServerResponse): void => {
     // The Host the client signed is kept: the server checks the signature against it.
     const forwarded = http.request(
       { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
@@ -76,6 +86,17 @@ export async function startS3Server(bucket = `studio-photos-${randomBytes(4).toS
     );
     forwarded.on('error', () => response.destroy());
     request.pipe(forwarded);
+  };
+  const front = http.createServer((request, response) => {
+    const key = decodeURIComponent((request.url ?? '').split('?')[0]);
+    const isPut = request.method === 'PUT';
+    if (isPut && refused !== null && refused.test(key)) return refuse(request, response);
+    const gate = isPut ? gates.find((candidate) => candidate.keys.test(key)) : undefined;
+    if (gate !== undefined) {
+      gate.held.push((answer) => (answer === 'store' ? pass : refuse)(request, response));
+      return;
+    }
+    pass(request, response);
   });
   const listen = (port: number) => new Promise<void>((resolve) => front.listen(port, '127.0.0.1', resolve));
   const close = () =>
@@ -102,6 +123,17 @@ export async function startS3Server(bucket = `studio-photos-${randomBytes(4).toS
     resume: () => listen(port),
     refuse: (keys) => {
       refused = keys;
+    },
+    hold: (keys) => {
+      const gate = { keys, held: [] as Array<(answer: 'store' | 'refuse') => void> };
+      gates.push(gate);
+      return {
+        waiting: () => gate.held.length,
+        release: (answer) => {
+          gates.splice(gates.indexOf(gate), 1);
+          for (const answerHeld of gate.held.splice(0)) answerHeld(answer);
+        },
+      };
     },
     stop: async () => {
       if (front.listening) await close();

@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { isContractError } from '../helpers/robustness';
 import { startBucketService, type BucketService } from '../helpers/bucket-service';
-import { jpegPhoto, uploadPhoto } from '../helpers/service-photos';
+import { eventually, waitUntil } from '../helpers/eventually';
+import { jpegPhoto, uploadPhoto, type UploadedFile } from '../helpers/service-photos';
 import { serviceDatabaseEnv } from '../helpers/service-process';
 
 const run = promisify(execFile);
@@ -19,7 +20,7 @@ let bed: BucketService;
 let databaseEnv: Record<string, string>;
 
 beforeAll(async () => {
-  bed = await startBucketService('failed-upload');
+  bed = await startBucketService('failed-upload', { ARTIKEL_PHOTO_CONCURRENCY: '2' });
   databaseEnv = await serviceDatabaseEnv(bed.databaseFile);
 }, 180_000);
 
@@ -54,6 +55,55 @@ it('deletes the objects an upload stored before the bucket refused one of its si
     expect(keys.some((object) => object.includes(`${key}_${uploaded.hash}`))).toBe(true);
   expect(keys.some((object) => object.includes(uploaded.hash))).toBe(true);
 }, 180_000);
+
+it("keeps the renditions of an upload's first photo when the bucket refuses its second one", async () => {
+  // The first photo's WebP renditions wait at the bucket (its renditions are not yet recorded in
+  // the Media Library) while the second photo fails: its large size waits until the test refuses it.
+  const firstRenditions = bed.store.hold(/\/webp_[a-z]+_dawn_/);
+  const secondLarge = bed.store.hold(/\/large_dusk_/);
+  const form = new FormData();
+  form.append('files', new Blob([new Uint8Array(await jpegPhoto(1200, 800, 20))], { type: 'image/jpeg' }), 'dawn.jpg');
+  form.append('files', new Blob([new Uint8Array(await jpegPhoto(2400, 1600, 200))], { type: 'image/jpeg' }), 'dusk.jpg');
+  const answered = fetch(`${bed.service.baseUrl}/upload`, { method: 'POST', headers: { Authorization: `Bearer ${bed.jwt}` }, body: form });
+  const avifOfFirst = async () => (await bed.store.keys()).filter((key) => /avif_[a-z]+_dawn_/.test(key));
+  await waitUntil(
+    async () => secondLarge.waiting() > 0 && firstRenditions.waiting() > 0 && (await avifOfFirst()).length === 3,
+    90_000,
+    "the second photo's large size and the first photo's WebP renditions waiting at the bucket, its AVIF ones stored",
+  );
+
+  // Refused for good (the S3 client tries a 503 again). The editor's answer does not wait for the
+  // first photo's renditions, which are none of the failed upload's objects.
+  bed.store.refuse(/\/large_dusk_/);
+  secondLarge.release('refuse');
+  let giveUp: NodeJS.Timeout | undefined;
+  const status = await Promise.race([
+    answered.then((response) => response.status),
+    new Promise<string>((resolve) => {
+      giveUp = setTimeout(() => resolve('no answer within 30 s'), 30_000);
+    }),
+  ]);
+  clearTimeout(giveUp);
+  firstRenditions.release('store');
+  bed.store.refuse(null);
+  expect(status).toBe(503);
+
+  const files = async () => {
+    const listed = await fetch(`${bed.service.baseUrl}/upload/files`, { headers: { Authorization: `Bearer ${bed.jwt}` } });
+    return ((await listed.json()) as { results: UploadedFile[] }).results;
+  };
+  const renditionsOf = (file: UploadedFile) => Object.entries(file.formats ?? {}).filter(([key]) => /^(avif|webp)_/.test(key));
+  const firstPhoto = async () => (await files()).find((file) => file.hash.startsWith('dawn_'));
+  const dawn = await eventually(firstPhoto, (file) => file !== undefined && renditionsOf(file).length === 6, { withinMs: 90_000 });
+  if (dawn === undefined) throw new Error("the upload's first photo is not in the Media Library");
+  expect(renditionsOf(dawn)).toHaveLength(6);
+  // Every rendition the first photo lists is in the bucket, and is served.
+  const keys = await bed.store.keys();
+  for (const [key] of renditionsOf(dawn)) expect(keys.some((object) => object.includes(`${key}_${dawn.hash}`))).toBe(true);
+  for (const [, format] of renditionsOf(dawn)) expect((await fetch(format.url)).status).toBe(200);
+  // The failed second photo left nothing behind.
+  expect(keys.filter((object) => object.includes('dusk_'))).toEqual([]);
+}, 240_000);
 
 // The sweep lists the bucket with a signed ListObjectsV2, which s3rver refuses (see
 // tests/helpers/s3-server.ts): it runs against a real S3 server (ARTIKEL_TEST_S3_*, docs/testing.md);

@@ -10,6 +10,7 @@ import { withBulkWrites } from '../infrastructure/bulk-writes';
 import { textWork } from '../infrastructure/text-work';
 import { yieldToEventLoop } from '../utils/event-loop';
 import { getService } from '../infrastructure/get-service';
+import { detached } from '../infrastructure/detached-work';
 
 /**
  * Article rows (ids) looked at per transaction of a build, about half of them published: each
@@ -99,9 +100,11 @@ const articleIndex = ({ strapi }: { strapi: Core.Strapi }) => {
           setTimeout(attempt, RETRY_MS).unref();
         });
     };
+    // Outside the async context of whatever asked for it (a repair after a request's write).
+    const begin = (): void => detached(attempt);
     const server = strapi.server.httpServer;
-    if (server.listening) attempt();
-    else server.once('listening', attempt);
+    if (server.listening) begin();
+    else server.once('listening', begin);
   };
 
   /** Runs work after the one running (a build, a recount), one at a time; a stopped service runs none. */

@@ -4,6 +4,7 @@ import { afterCommit } from '../infrastructure/transactions';
 import { viewCounts } from '../repositories/view-counts';
 import { isSqlite } from '../infrastructure/database-dialect';
 import { getConfig } from '../infrastructure/get-service';
+import { detached } from '../infrastructure/detached-work';
 
 // A count is a few bytes; this covers every article of a large site, so reads rarely go to the table.
 const REMEMBERED_COUNTS = 200_000;
@@ -73,9 +74,14 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const scheduleWrite = (): void => {
     if (writeTimer !== null) return;
-    writeTimer = setTimeout(() => {
-      writing = writing.then(writeUnwritten);
-    }, writeAfterMs);
+    // Outside the async context of the read that counted a view (its request, held as long as the timer).
+    writeTimer = setTimeout(
+      () =>
+        detached(() => {
+          writing = writing.then(writeUnwritten);
+        }),
+      writeAfterMs,
+    );
     // A pending write keeps no process alive: a stop writes it (stop()), a crash loses it.
     writeTimer.unref();
   };

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../infrastructure/get-service';
+import { detached } from '../infrastructure/detached-work';
 
 // Writes behind the pipeline come in bursts (a data transfer writes every row): one repair after them.
 const QUIET_MS = 1000;
@@ -27,23 +28,28 @@ const outsideWrites = ({ strapi }: { strapi: Core.Strapi }) => {
   const schedule = (delay: number): void => {
     if (stopped) return;
     if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      // One repair at a time; writes noticed during one are covered by the next.
-      if (running !== null) {
-        schedule(delay);
-        return;
-      }
-      running = repair()
-        .catch((error: unknown) => {
-          // On SQLite the writer may still hold the one connection; try again later.
-          strapi.log.warn(`artikel: repairing the index after writes outside the Document Service failed, retrying: ${String(error)}`);
-          schedule(RETRY_MS);
-        })
-        .finally(() => {
-          running = null;
-        });
-    }, delay);
+    // A timer runs in the context it was set in: the repair must not be part of the write that set it.
+    timer = setTimeout(
+      () =>
+        detached(() => {
+          timer = null;
+          // One repair at a time; writes noticed during one are covered by the next.
+          if (running !== null) {
+            schedule(delay);
+            return;
+          }
+          running = repair()
+            .catch((error: unknown) => {
+              // On SQLite the writer may still hold the one connection; try again later.
+              strapi.log.warn(`artikel: repairing the index after writes outside the Document Service failed, retrying: ${String(error)}`);
+              schedule(RETRY_MS);
+            })
+            .finally(() => {
+              running = null;
+            });
+        }),
+      delay,
+    );
     timer.unref();
   };
 

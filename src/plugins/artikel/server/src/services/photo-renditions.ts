@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { RENDITION_FORMATS, RENDITION_MIMES, isRenditionKey, renditionKey, renditionSizes } from '../domain/photo-renditions';
 import { decodedAt, encodeRendition, shownSizeOf } from '../infrastructure/image-analysis';
+import { detached } from '../infrastructure/detached-work';
 import { getConfig } from '../infrastructure/get-service';
 import { inPhotoTurn } from '../infrastructure/photo-turns';
 import { findPhotoFile, sameVersion, saveFormats, type PhotoFile } from '../repositories/photo-files';
@@ -197,17 +198,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   }
 
-  /** Works through the photos that are due, one at a time, until none is (a run already going carries on). */
+  /**
+   * Works through the photos that are due, one at a time, until none is (a run already going carries
+   * on). The run is detached from the upload that started it: another photo's renditions are none of
+   * that upload's objects.
+   */
   function drain(): void {
     if (running !== null || stopped) return;
-    running = (async () => {
+    running = detached(async () => {
       while (!stopped) {
         const now = Date.now();
         const job = await jobs.claimDue(now, now + CLAIM_MS);
         if (job === null) return;
         await work(job);
       }
-    })()
+    })
       .catch((error: unknown) => {
         strapi.log.warn(`artikel: the photo renditions paused (${(error as Error).message})`);
       })

@@ -10,6 +10,7 @@ import { shareStem, stemsOf } from '../../utils/word-stems';
 import { escapeLike } from '../like-patterns';
 import type { DialectSearch } from './index';
 import { COLUMN_WEIGHTS, lettersAndDigits, orderByTextScore, scanFor, staleEntries } from './shared';
+import { detached } from '../../infrastructure/detached-work';
 
 /** PostgreSQL: longest word (in characters, up to 4 bytes each) kept in the dictionary; btree keys end near 2,700 bytes. */
 const LONG_WORD = 200;
@@ -295,20 +296,23 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
     if (recounting || Date.now() < nextRecount) return;
     recounting = true;
     const started = Date.now();
-    const recount = strapi.db.connection.transaction(
-      async (trx) => {
-        const { rows } = (await trx.raw('SELECT pg_try_advisory_xact_lock(?) AS locked', [FREQUENT_TERMS_LOCK])) as {
-          rows: Array<{ locked: boolean }>;
-        };
-        if (rows[0]?.locked !== true) return;
-        await trx.raw(`DELETE FROM ${TABLES.searchFrequentTerms}`);
-        await trx.raw(
-          `INSERT INTO ${TABLES.searchFrequentTerms} (term, docs) SELECT term, count(*) FROM ${TABLES.searchDocuments}, unnest(terms) AS term GROUP BY term HAVING count(*) >= ?`,
-          [threshold],
-        );
-        await trx.raw(`DELETE FROM ${TABLES.searchRemovals}`);
-      },
-      { isolationLevel: 'repeatable read' },
+    // Detached from the search that asked for it, which answers without waiting.
+    const recount = detached(() =>
+      strapi.db.connection.transaction(
+        async (trx) => {
+          const { rows } = (await trx.raw('SELECT pg_try_advisory_xact_lock(?) AS locked', [FREQUENT_TERMS_LOCK])) as {
+            rows: Array<{ locked: boolean }>;
+          };
+          if (rows[0]?.locked !== true) return;
+          await trx.raw(`DELETE FROM ${TABLES.searchFrequentTerms}`);
+          await trx.raw(
+            `INSERT INTO ${TABLES.searchFrequentTerms} (term, docs) SELECT term, count(*) FROM ${TABLES.searchDocuments}, unnest(terms) AS term GROUP BY term HAVING count(*) >= ?`,
+            [threshold],
+          );
+          await trx.raw(`DELETE FROM ${TABLES.searchRemovals}`);
+        },
+        { isolationLevel: 'repeatable read' },
+      ),
     );
     void Promise.resolve(recount)
       .catch((error: unknown) =>
