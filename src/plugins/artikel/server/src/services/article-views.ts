@@ -134,6 +134,11 @@ const articleViews = ({ strapi }: { strapi: Core.Strapi }) => {
     /** The current count of each of these documents (0 for one never read). */
     viewsOf,
 
+    /** Whether every view is in the table once counted (PostgreSQL, or writes not delayed): a row read now holds its current count. */
+    rowsHoldEveryView(): boolean {
+      return writeAfterMs === 0;
+    },
+
     /** Drops a deleted article's count, in the delete's transaction; the remembered one once it commits. */
     async forget(documentId: string): Promise<void> {
       await stored.remove(documentId);

@@ -177,7 +177,7 @@ export const articleLists = ({
   const walks = async (matching: number | undefined, rows: number, testCost: number): Promise<boolean> => {
     if (matching === undefined) return true;
     if (!countsComplete(strapi)) return matching > FEW_MATCHES;
-    return testCost * rows * (await articleCounts(strapi).total()) <= matching * matching;
+    return testCost * rows * (await articleCounts(strapi).totalAbout()) <= matching * matching;
   };
 
   /**
