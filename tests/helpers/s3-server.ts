@@ -45,6 +45,9 @@ export interface HeldPuts {
   release: (answer: 'store' | 'refuse') => void;
 }
 
+/** A held PUT, answered once its gate is released. */
+type HeldPut = (answer: 'store' | 'refuse') => void;
+
 /** Where the objects live: the S3 server the front passes requests to. */
 interface Backend {
   endpoint: string;
@@ -68,7 +71,7 @@ interface Backend {
 export async function startS3Server(bucket = `studio-photos-${randomBytes(4).toString('hex')}`): Promise<S3Server> {
   const backend = process.env.ARTIKEL_TEST_S3_ENDPOINT ? await externalBucket(bucket) : await s3rverBucket(bucket);
   let refused: RegExp | null = null;
-  const gates: Array<{ keys: RegExp; held: Array<(answer: 'store' | 'refuse') => void> }> = [];
+  const gates: Array<{ keys: RegExp; held: HeldPut[] }> = [];
   const target = new URL(backend.endpoint);
   const refuse = (request: http.IncomingMessage, response: http.ServerResponse): void => {
     request.resume();
@@ -125,7 +128,7 @@ export async function startS3Server(bucket = `studio-photos-${randomBytes(4).toS
       refused = keys;
     },
     hold: (keys) => {
-      const gate = { keys, held: [] as Array<(answer: 'store' | 'refuse') => void> };
+      const gate = { keys, held: [] as HeldPut[] };
       gates.push(gate);
       return {
         waiting: () => gate.held.length,
