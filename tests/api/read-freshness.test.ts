@@ -29,7 +29,8 @@ async function readEverything() {
     article_count: number;
   }>;
   const searched = (await app.api().get('/api/artikel?q=hoarfrost').expect(200)).body.data as Summary[];
-  return { list, latest, categories, searched };
+  const ranked = (await app.api().get('/api/artikel?q=fog&sort=relevance').expect(200)).body.data as Summary[];
+  return { list, latest, categories, searched, ranked };
 }
 
 const slugs = (summaries: Summary[]) => summaries.map((summary) => summary.slug);
@@ -121,9 +122,10 @@ describe('public reads after writes', () => {
     for (let read = 1; read <= 3; read += 1) {
       expect((await app.api().get('/api/artikel/fog-at-dawn').expect(200)).body.data.views).toBe(before + read);
     }
-    const { list, latest } = await readEverything();
+    const { list, latest, ranked } = await readEverything();
     expect(list.find((article) => article.slug === 'fog-at-dawn')?.views).toBe(before + 3);
     expect(latest.find((article) => article.slug === 'fog-at-dawn')?.views).toBe(before + 3);
+    expect(ranked.find((article) => article.slug === 'fog-at-dawn')?.views).toBe(before + 3);
     const river = (await app.api().get('/api/artikel/fog-river').expect(200)).body.data;
     expect(river.related.find((article: Summary) => article.slug === 'fog-at-dawn')?.views).toBe(before + 3);
   });

@@ -190,14 +190,36 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /**
    * Summaries with their current view counts laid over the remembered ones. Summaries read in this
-   * request (`readNow`) already hold the counts their rows were read with, current where every
-   * count is written at once (see ArticleViews.rowsHoldEveryView): on PostgreSQL a search's fifth
-   * round trip.
+   * request (`readNow`, see rememberSummaries) already hold the counts their rows were read with,
+   * current where every count is written at once (see ArticleViews.rowsHoldEveryView): on
+   * PostgreSQL a round trip fewer for each uncached list, search, latest and related list.
    */
   const withCurrentViews = async <Summary extends ArticleSummary>(summaries: Summary[], readNow = false): Promise<Summary[]> => {
     if (summaries.length === 0 || (readNow && views().rowsHoldEveryView())) return summaries;
     const counts = await views().viewsOf(summaries.map((summary) => summary.id));
     return summaries.map((summary) => ({ ...summary, views: counts.get(summary.id) ?? 0 }));
+  };
+
+  /**
+   * cache().remember for a read whose value holds summaries, with whether this call read them
+   * (`readNow`, see withCurrentViews): false where the value was remembered, or computed for
+   * another request that this one joined.
+   */
+  const rememberSummaries = async <T>(
+    key: string,
+    compute: () => Promise<T>,
+    dependenciesOf?: (value: T) => ReadDependencies,
+  ): Promise<{ value: T; readNow: boolean }> => {
+    let readNow = false;
+    const value = await cache().remember(
+      key,
+      () => {
+        readNow = true;
+        return compute();
+      },
+      dependenciesOf,
+    );
+    return { value, readNow };
   };
 
   /**
@@ -246,7 +268,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
    * Relevance pages are remembered like other searches; views pages never (every read changes
    * them), and on SQLite the views counted in memory are written first, so the order is exact.
    */
-  const rankedPage = async (query: ListQuery, sort: 'relevance' | 'views'): Promise<ListPage> => {
+  const rankedPage = async (query: ListQuery, sort: 'relevance' | 'views'): Promise<{ page: ListPage; readNow: boolean }> => {
     const filters = filtersOf(query);
     const { limit, page: number } = query;
     const offset = (number - 1) * limit;
@@ -269,14 +291,14 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     };
     if (sort === 'views') {
       await views().flush();
-      return (await compute()).page;
+      return { page: (await compute()).page, readNow: true };
     }
-    const { page } = await cache().remember(
+    const { value, readNow } = await rememberSummaries(
       `list:${JSON.stringify([filters, limit, { offset }, sort])}`,
       compute,
       (computed) => computed.dependencies,
     );
-    return page;
+    return { page: value.page, readNow };
   };
 
   return {
@@ -309,7 +331,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         if (records.length < EXPORT_PAGE || summaries.length >= total) break;
         start = { after: positionOf(records[records.length - 1]) };
       }
-      return withCurrentViews(summaries);
+      return withCurrentViews(summaries, true);
     },
 
     async list(query: ListQuery): Promise<ArticleList> {
@@ -325,9 +347,9 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         ...(query.words.length > 0 ? { suggestion: page.suggestion } : {}),
       });
       if (query.sort !== 'newest') {
-        const page = await rankedPage(query, query.sort);
+        const { page, readNow } = await rankedPage(query, query.sort);
         return {
-          data: await withCurrentViews(page.data),
+          data: await withCurrentViews(page.data, readNow),
           meta: meta(page),
           paging: {
             next: page.hasNext ? { page: page.number + 1 } : null,
@@ -344,11 +366,9 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           : cursor.direction === 'after'
             ? { after: cursor.position }
             : { before: cursor.position };
-      let readNow = false;
-      const { page } = await cache().remember(
+      const { value, readNow } = await rememberSummaries(
         `list:${JSON.stringify([filters, limit, start])}`,
         async (): Promise<{ page: ListPage; dependencies: ReadDependencies }> => {
-          readNow = true;
           const counted = await articles.count(filters, getConfig(strapi, 'exactTotal'));
           return {
             page: await listPage(filters, limit, start, counted, cursor?.page ?? query.page),
@@ -357,6 +377,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
         },
         (computed) => computed.dependencies,
       );
+      const { page } = value;
       const data = await withCurrentViews(page.data, readNow);
       const cursors = getService(strapi, 'list-cursors');
       const previousPage = page.number - 1;
@@ -381,11 +402,11 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
      * the link to its edit view.
      */
     async mostRead(limit = MOST_READ_COUNT): Promise<Array<{ document_id: string; title: string; slug: string; views: number }>> {
-      const page = await rankedPage(
+      const { page, readNow } = await rankedPage(
         { words: [], kategori: null, tag: null, limit, page: 1, cursor: null, sort: 'views', sortNamed: true },
         'views',
       );
-      return (await withCurrentViews(page.data)).map((article) => ({
+      return (await withCurrentViews(page.data, readNow)).map((article) => ({
         document_id: article.id,
         title: article.title,
         slug: article.slug,
@@ -394,9 +415,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async latest(): Promise<ArticleSummary[]> {
-      return withCurrentViews(
-        await cache().remember('latest', async () => summariesOf(await articles.newest(EVERY_ARTICLE, LATEST_COUNT))),
+      const { value, readNow } = await rememberSummaries('latest', async () =>
+        summariesOf(await articles.newest(EVERY_ARTICLE, LATEST_COUNT)),
       );
+      return withCurrentViews(value, readNow);
     },
 
     async categories(): Promise<CategoryWithCount[]> {
@@ -432,13 +454,13 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       const id = page.article.id;
       const [viewCount, related] = await Promise.all([
         countView ? views().countView(id) : views().currentViews(id),
-        cache().remember(
+        rememberSummaries(
           `related:${id}`,
           () => relatedTo(page.relatedKey),
           (chosen) => chosen.dependencies,
         ),
       ]);
-      return { ...page.article, views: viewCount, related: await withCurrentViews(related.related) };
+      return { ...page.article, views: viewCount, related: await withCurrentViews(related.value.related, related.readNow) };
     },
 
     /**
