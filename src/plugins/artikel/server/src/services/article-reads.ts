@@ -273,18 +273,18 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
     const { limit, page: number } = query;
     const offset = (number - 1) * limit;
     const compute = async (): Promise<{ page: ListPage; dependencies: ReadDependencies }> => {
-      const { total, records } = await articles.ranked(filters, sort, limit, offset);
+      const { counted, records, hasNext } = await articles.ranked(filters, sort, limit, offset, getConfig(strapi, 'exactTotal'));
       return {
         page: {
           data: listedOf(records, filters.words),
           number,
-          total,
-          totalExact: true,
-          pageCount: Math.ceil(total / limit),
-          hasNext: records.length > 0 && offset + records.length < total,
+          total: counted.total,
+          totalExact: counted.exact,
+          pageCount: Math.ceil(counted.total / limit),
+          hasNext,
           hasPrevious: number > 1,
           ends: null,
-          suggestion: await suggestionFor(filters, total),
+          suggestion: await suggestionFor(filters, counted.total),
         },
         dependencies: await listDependencies(filters),
       };
@@ -353,7 +353,10 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           meta: meta(page),
           paging: {
             next: page.hasNext ? { page: page.number + 1 } : null,
-            prev: page.hasPrevious ? { page: Math.min(page.number - 1, Math.max(page.pageCount, 1)) } : null,
+            // (A lower-bound total's last page is no last page: the page before is the previous one.)
+            prev: page.hasPrevious
+              ? { page: page.totalExact ? Math.min(page.number - 1, Math.max(page.pageCount, 1)) : page.number - 1 }
+              : null,
           },
         };
       }

@@ -222,32 +222,40 @@ export const articleLists = ({
     /**
      * One page of the filtered articles `offset` articles in, most relevant first (see
      * SearchIndex.rank; `filters` must hold words) or most read first (their stored counts), ties
-     * newest first, with how many articles the filters select. Every match is ordered, so its cost
-     * grows with the matches, not with the page.
+     * newest first, with how many articles the filters select (counted as count() counts them, up
+     * to `atMost`) and whether another page follows (past a lower bound: one article more is read
+     * to know). Every match is ordered, except by the search index's own ranking (SQLite), which
+     * stops at the page where the articles with every word in their title reach past it.
      */
     async ranked(
       filters: ArticleFilters,
       order: 'relevance' | 'views',
       limit: number,
       offset: number,
-    ): Promise<{ total: number; records: ArticleRecord[] }> {
+      atMost = Number.POSITIVE_INFINITY,
+    ): Promise<{ counted: ArticleCount; records: ArticleRecord[]; hasNext: boolean }> {
+      const counted = await count(filters, atMost);
+      if (counted.exact && offset >= counted.total) return { counted, records: [], hasNext: false };
+      const read = counted.exact ? limit : limit + 1;
+      const pageOf = async (documentIds: string[]) => {
+        const records = await summariesInOrder(documentIds);
+        const hasNext = counted.exact ? records.length > 0 && offset + records.length < counted.total : records.length > limit;
+        return { counted, records: records.slice(0, limit), hasNext };
+      };
       const alone =
         order === 'relevance' && filters.category === null && filters.tagKey === null
-          ? await searchIndex(strapi).rankedAlone(filters.words, limit, offset)
+          ? await searchIndex(strapi).rankedAlone(filters.words, read, offset)
           : null;
-      if (alone !== null) return { total: alone.total, records: await summariesInOrder(alone.documentIds) };
-      const { total } = await count(filters);
-      if (offset >= total) return { total, records: [] };
-      if (order === 'views' && narrowsNothing(filters)) return { total, records: await summariesInOrder(await mostReadIds(limit, offset)) };
+      if (alone !== null) return pageOf(alone);
+      if (order === 'views' && narrowsNothing(filters)) return pageOf(await mostReadIds(read, offset));
       const selected = await filtered(filters, { forPage: false });
-      if (selected === null) return { total, records: [] };
+      if (selected === null) return { counted, records: [], hasNext: false };
       // The matches are sorted by their document ids and sort keys alone (a sort that carried
       // every match's text would hold it all at once); only the page's rows are read whole.
       const query = selected.query.select('a.document_id');
       if (order === 'relevance') await searchIndex(strapi).rank(query, filters.words);
       else query.leftJoin({ v: TABLES.viewCounts }, 'v.article_document_id', 'a.document_id').orderByRaw('COALESCE(v.views, 0) DESC');
-      const ids = documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), limit, offset)));
-      return { total, records: ids.length === 0 ? [] : await summariesInOrder(ids) };
+      return pageOf(documentIdsOf(await longReadRows(strapi, limitRows(newestFirst(query), read, offset))));
     },
 
     /**

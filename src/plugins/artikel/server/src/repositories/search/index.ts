@@ -8,12 +8,6 @@ import { sqliteSearch } from './sqlite';
 
 type QueryBuilder = ReturnType<Knex>;
 
-/** A page of ranked matches: its documents, in order, and how many matches there are in all. */
-export interface RankedPage {
-  documentIds: string[];
-  total: number;
-}
-
 export interface SearchIndex {
   /** Creates what the index needs, idempotently (every boot); `empty`: drops what it holds first (its tag rows are gone). */
   ensure(options: { empty: boolean }): Promise<void>;
@@ -87,11 +81,10 @@ export interface SearchIndex {
   rank(query: QueryBuilder, words: string[]): Promise<void>;
   /**
    * A page of the published articles holding every word, most relevant first as rank() orders
-   * them, as document ids, with how many hold them all (counted in the statement that ranks
-   * them, so a ranked page takes one trip to the long-read thread), when the index can tell by
-   * itself (no other filter); null when it cannot, and the caller counts, and ranks with filter and rank.
+   * them, as document ids, when the index can tell by itself (no other filter); null when it
+   * cannot, and the caller ranks with filter and rank. The matches are counted apart (see countAlone).
    */
-  rankedAlone(words: string[], limit: number, offset: number): Promise<RankedPage | null>;
+  rankedAlone(words: string[], limit: number, offset: number): Promise<string[] | null>;
   /**
    * Up to `limit` words the index holds that look like this one (share several of its trigrams),
    * most alike first: the candidates of "did you mean". Each is a word some article held; the
