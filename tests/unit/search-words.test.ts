@@ -1,4 +1,5 @@
 import {
+  ftsWordStartsOf,
   mayFind,
   searchableText,
   searchText,
@@ -63,5 +64,18 @@ describe('the words of a search', () => {
     expect(withinSearchLimits('ü'.repeat(100))).toBe(true);
     expect(withinSearchLimits('ü'.repeat(101))).toBe(false);
     expect(withinSearchLimits(`${'a'.repeat(60)} `.repeat(4).trim())).toBe(false);
+  });
+});
+
+describe("the word index's query of a search", () => {
+  it('looks a word up as the one word it begins where the index holds only one, else by its beginning, its forms beside it', () => {
+    expect(ftsWordStartsOf(['workshop'], [[]], ['workshop'])).toBe('"workshop"');
+    expect(ftsWordStartsOf(['worksh'], [[]], ['workshop'])).toBe('"workshop"');
+    expect(ftsWordStartsOf(['wed', 'potret'], [[], ['memotret']], [null, 'potret'])).toBe('"wed"* AND ("potret" OR "memotret")');
+    expect(ftsWordStartsOf(['wed'])).toBe('"wed"*');
+  });
+
+  it('is none for a word the word index cannot look up as one word', () => {
+    expect(ftsWordStartsOf(['f/2.8'], [[]], ['f'])).toBeNull();
   });
 });

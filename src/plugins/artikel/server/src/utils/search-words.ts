@@ -77,12 +77,20 @@ const ASCII_WORD = /^[A-Za-z0-9]+$/;
  * (the index's words sharing its stem, see word-stems); null unless every word is ASCII
  * letters and digits. Only such a word is sure to be looked up as one word, the way the trigram
  * index folds it: where a word holds punctuation, the word index would look up a phrase of its
- * pieces, which text without that punctuation matches too.
+ * pieces, which text without that punctuation matches too. `onlyWordsBegun`: for each word, the
+ * one word of the index it begins, where the index holds exactly one (else null).
  */
-export function ftsWordStartsOf(words: string[], forms: string[][] = []): string | null {
+export function ftsWordStartsOf(words: string[], forms: string[][] = [], onlyWordsBegun: Array<string | null> = []): string | null {
   if (!scoredByWordStarts(words)) return null;
   return words
-    .map((word, index) => ((forms[index] ?? []).length === 0 ? `"${word}"*` : `("${word}"* OR ${ftsAnyOf(forms[index])})`))
+    .map((word, index) => {
+      // A word that begins one word only is that word: the same matches and the same bm25 from its
+      // own list, where a prefix query merges the lists of every term it begins (14 instead of 24 ms
+      // for a word in 95,000 of 100,000 articles).
+      const only = onlyWordsBegun[index] ?? null;
+      const begins = only === null ? `"${word}"*` : ftsAnyOf([only]);
+      return (forms[index] ?? []).length === 0 ? begins : `(${begins} OR ${ftsAnyOf(forms[index])})`;
+    })
     .join(' AND ');
 }
 

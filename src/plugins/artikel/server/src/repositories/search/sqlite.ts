@@ -72,6 +72,14 @@ interface Matching {
   match: string;
 }
 
+/**
+ * A search's matches (see matchingOf), with, for each word, the one vocabulary word it begins
+ * where there is exactly one (else null; none where the vocabulary was not asked).
+ */
+interface WordMatching extends Matching {
+  onlyWordsBegun: Array<string | null>;
+}
+
 /** A match of a scoring index: its document and bm25 score (lower first). */
 interface ScoredEntry {
   documentId: string;
@@ -327,10 +335,11 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * inside more than MOST_WORDS_PER_QUERY_WORD vocabulary words: the trigram index; null for such
    * a word while the trigram index is filled (see wordsByIndex), when the words are read by a scan.
    */
-  const matchingOf = async (indexed: string[], forms: string[][]): Promise<Matching | null> => {
-    const trigrams = { table: TABLES.search, match: trigramMatch(indexed, forms) };
+  const matchingOf = async (indexed: string[], forms: string[][]): Promise<WordMatching | null> => {
+    const trigrams = { table: TABLES.search, match: trigramMatch(indexed, forms), onlyWordsBegun: [] };
     if (!scoredByWordStarts(indexed) || !vocabularyComplete(strapi)) return trigrams;
     const eachWord: string[] = [];
+    const onlyWordsBegun: Array<string | null> = [];
     for (const [index, word] of indexed.entries()) {
       const rows = (await readDatabase(strapi).raw(
         `SELECT v.word FROM ${TABLES.searchVocabularyTrigrams} t CROSS JOIN ${TABLES.searchVocabulary} v ON v.id = t.rowid
@@ -341,13 +350,20 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       // No vocabulary word holds it: the word itself, which no entry holds, matches nothing.
       const holding = rows.length === 0 ? [foldCase(word)] : rows.map((row) => row.word);
       eachWord.push(`(${ftsAnyOf([...new Set([...holding, ...forms[index]])])})`);
+      // Every vocabulary word holding it is here (at most MOST_WORDS_PER_QUERY_WORD), so those it begins too.
+      const begun = holding.filter((holder) => holder.startsWith(foldCase(word)));
+      onlyWordsBegun.push(begun.length === 1 ? begun[0] : null);
     }
-    return { table: TABLES.searchWords, match: eachWord.join(' AND ') };
+    return { table: TABLES.searchWords, match: eachWord.join(' AND '), onlyWordsBegun };
   };
 
-  // Found once per request: a list asks for its count and again for its page.
-  const matchingOfWords = (indexed: string[]): Promise<Matching | null> =>
-    oncePerRequest(strapi, `sqlite-matching:${JSON.stringify(indexed)}`, async () => matchingOf(indexed, await formsOf(indexed)));
+  /** A query's words' forms and matches, found once per request: a list asks for its count and again for its page. */
+  const lookedUp = (indexed: string[]): Promise<{ forms: string[][]; matching: WordMatching | null }> =>
+    oncePerRequest(strapi, `sqlite-matching:${JSON.stringify(indexed)}`, async () => {
+      const forms = await formsOf(indexed);
+      return { forms, matching: await matchingOf(indexed, forms) };
+    });
+  const matchingOfWords = async (indexed: string[]): Promise<WordMatching | null> => (await lookedUp(indexed)).matching;
 
   /** See SearchIndex.countAlone. */
   const countAlone = async (words: string[], upTo: number | null): Promise<number | null> => {
@@ -378,8 +394,8 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * longer one ("shop" in "workshop") are not scored and come after, newest first. Words holding
    * anything but ASCII letters and digits are scored by the trigram index, which holds every match.
    */
-  const scoringOf = (indexed: string[], forms: string[][]): { table: string; match: string } => {
-    const words = ftsWordStartsOf(indexed, forms);
+  const scoringOf = (indexed: string[], forms: string[][], onlyWordsBegun: Array<string | null> = []): Matching => {
+    const words = ftsWordStartsOf(indexed, forms, onlyWordsBegun);
     if (words !== null) return { table: TABLES.searchWords, match: words };
     return { table: TABLES.search, match: trigramMatch(indexed, forms) };
   };
@@ -703,10 +719,9 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
     async rankedAlone(words, limit, offset) {
       const { indexed, scanned } = wordsByIndex(words);
       if (indexed.length === 0 || scanned.length > 0) return null;
-      const forms = await formsOf(indexed);
-      const scoring = scoringOf(indexed, forms);
-      const matching = await matchingOf(indexed, forms);
+      const { forms, matching } = await lookedUp(indexed);
       if (matching === null) return null;
+      const scoring = scoringOf(indexed, forms, matching.onlyWordsBegun);
       // Tier 0 alone where it reaches past the page (a word in many titles); else all of it, then tier 1.
       const through = offset + limit;
       const titled = await tierThrough(scoring, 0, through);
