@@ -95,7 +95,7 @@ describe('sort=relevance', () => {
   });
 
   it('finds exactly the articles the newest-first search finds, only in another order', async () => {
-    for (const q of ['makro', 'lensa%20makro', 'foto', 'ü', 'an']) {
+    for (const q of ['makro', 'lensa%20makro', 'foto', 'ü', 'an', '%C3%BCber', 'fotograf', 'lensa%20cahaya']) {
       const newest = await list(`q=${q}&limit=50`);
       const relevant = await listWithFetch(`q=${q}&sort=relevance&limit=50`);
       expect(relevant.meta.pagination).toEqual(newest.meta.pagination);
