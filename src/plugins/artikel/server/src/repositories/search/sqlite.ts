@@ -80,9 +80,10 @@ interface WordMatching extends Matching {
   onlyWordsBegun: Array<string | null>;
 }
 
-/** A match of a scoring index: its document and bm25 score (lower first). */
+/** A match of a scoring index: its document, title tier (0: every word in the title) and bm25 score (lower first). */
 interface ScoredEntry {
   documentId: string;
+  tier: number;
   score: number;
 }
 
@@ -407,49 +408,70 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
    * through: each tier is scored exactly as `match` alone scores its rows, while only the tier's
    * rows are scored. Tier 0 of a word in 95,000 of 100,000 articles (its 868 rows): 25 instead of
    * 57 ms, where every match was scored and then sorted by its tier (the 50 sampled words: 216
-   * instead of 434 ms, the same rows and scores for each).
+   * instead of 434 ms, the same rows and scores for each). Only for the word index, whose phrases
+   * are single words: a trigram phrase can fail a row that holds each of its trigrams apart, and
+   * FTS5 then drops the occurrences its AND's other phrases had found in a later row, unless the
+   * AND is the whole query (SQLite 3.54: `kafé potret` lost `memotret`'s under the NOT).
    */
   const tierMatch = (match: string, tier: 0 | 1): string =>
     tier === 0 ? `(${match}) NOT ((${match}) NOT title : (${match}))` : `(${match}) NOT title : (${match})`;
 
   /**
-   * The first `count` matches of a title tier in rank()'s order, equal ones newest first. A
-   * bounded sort: every match of the tier is scored, `count` kept, and only their articles read,
-   * for the newest-first order of equal ones. Equal ones across the `count`'s end are not all
-   * here: see tierThrough.
+   * The first `count` matches of a title tier (`null`: of both, tier 0 first, in one query) in
+   * rank()'s order, equal ones newest first. A bounded sort: every match of the tier is scored,
+   * `count` kept, and only their articles read, for the newest-first order of equal ones. Equal
+   * ones across the `count`'s end are not all here: see tierThrough.
    */
-  const bestOfTier = async ({ table, match }: Matching, tier: 0 | 1, count: number): Promise<ScoredEntry[]> => {
+  const bestOfTier = async ({ table, match }: Matching, tier: 0 | 1 | null, count: number): Promise<ScoredEntry[]> => {
+    const scored =
+      tier === null
+        ? {
+            sql: `SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score,
+                    CASE WHEN rowid IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?) THEN 0 ELSE 1 END AS tier
+                  FROM ${table} WHERE ${table} MATCH ? ORDER BY tier, score ${limitSql(count, 0)}`,
+            bindings: [`title : (${match})`, match],
+          }
+        : {
+            sql: `SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score, ${tier} AS tier
+                  FROM ${table} WHERE ${table} MATCH ? ORDER BY score ${limitSql(count, 0)}`,
+            bindings: [tierMatch(match, tier)],
+          };
     const rows = (await longReadRows(
       strapi,
       readDatabase(strapi).raw(
-        `SELECT s.score, d.document_id FROM (
-           SELECT rowid AS id, bm25(${table}, ${BM25_WEIGHTS}) AS score
-           FROM ${table} WHERE ${table} MATCH ? ORDER BY score ${limitSql(count, 0)}) s
+        `SELECT s.tier, s.score, d.document_id FROM (${scored.sql}) s
          CROSS JOIN ${TABLES.searchDocuments} d ON d.id = s.id CROSS JOIN ${TABLES.articles} a ON a.id = d.article_id
          WHERE a.published_at IS NOT NULL
-         ORDER BY s.score, ${NEWEST_FIRST}`,
-        [tierMatch(match, tier)],
+         ORDER BY s.tier, s.score, ${NEWEST_FIRST}`,
+        scored.bindings,
       ),
-    )) as Array<{ document_id: string; score: number }>;
-    return rows.map((row) => ({ documentId: String(row.document_id), score: Number(row.score) }));
+    )) as Array<{ document_id: string; score: number; tier: number }>;
+    return rows.map((row) => ({ documentId: String(row.document_id), score: Number(row.score), tier: Number(row.tier) }));
   };
 
   /**
-   * The first `through` matches of a title tier in order, or all of them where it has fewer. The
-   * order is right once a match past the `through`th differs from it (every match equal to it is
-   * then among them, newest first) or every match is read. Equal scores are common (articles of
-   * one length with one count of the word: ten of a word's 34,000 matches at a million sat across
-   * page 1's end), so 16 more are read, and 8 times more each time that is not enough (each time
-   * the tier is scored again; materializing every match and joining those up to the page's end
-   * took 4 times as long).
+   * The first `through` matches of a title tier (or of both) in order, or all of them where there
+   * are fewer. The order is right once a match past the `through`th differs from it (every match
+   * equal to it is then among them, newest first) or every match is read. Equal scores are common
+   * (articles of one length with one count of the word: ten of a word's 34,000 matches at a million
+   * sat across page 1's end), so 16 more are read, and 8 times more each time that is not enough
+   * (each time the tier is scored again; materializing every match and joining those up to the
+   * page's end took 4 times as long).
    */
-  const tierThrough = async (scoring: Matching, tier: 0 | 1, through: number): Promise<ScoredEntry[]> => {
+  const tierThrough = async (scoring: Matching, tier: 0 | 1 | null, through: number): Promise<ScoredEntry[]> => {
     for (let count = through + 16; ; count *= 8) {
       const entries = await bestOfTier(scoring, tier, count);
       const last = entries[through - 1];
-      if (last === undefined || entries.length < count || entries.slice(through).some((entry) => entry.score !== last.score))
-        return entries.slice(0, through);
+      const differs = (entry: ScoredEntry) => entry.tier !== last.tier || entry.score !== last.score;
+      if (last === undefined || entries.length < count || entries.slice(through).some(differs)) return entries.slice(0, through);
     }
+  };
+
+  /** The first `through` scored matches, tier 0 first: tier by tier from the word index (tier 1 only where tier 0 ends before `through`). */
+  const scoredThrough = async (scoring: Matching, through: number): Promise<ScoredEntry[]> => {
+    if (scoring.table !== TABLES.searchWords) return tierThrough(scoring, null, through);
+    const titled = await tierThrough(scoring, 0, through);
+    return titled.length < through ? [...titled, ...(await tierThrough(scoring, 1, through - titled.length))] : titled;
   };
 
   /**
@@ -722,10 +744,8 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       const { forms, matching } = await lookedUp(indexed);
       if (matching === null) return null;
       const scoring = scoringOf(indexed, forms, matching.onlyWordsBegun);
-      // Tier 0 alone where it reaches past the page (a word in many titles); else all of it, then tier 1.
       const through = offset + limit;
-      const titled = await tierThrough(scoring, 0, through);
-      const scored = titled.length < through ? [...titled, ...(await tierThrough(scoring, 1, through - titled.length))] : titled;
+      const scored = await scoredThrough(scoring, through);
       const page = scored.slice(offset, through).map((entry) => entry.documentId);
       if (scoring.table === TABLES.search || page.length === limit) return page;
       // Past the scored matches (all of them read here, fewer than offset + limit): those holding
