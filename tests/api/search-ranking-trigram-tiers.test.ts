@@ -39,4 +39,11 @@ describe('sort=relevance of a query scored by the trigram index', () => {
     expect([...slugsOf(alone)].sort()).toEqual(['dua-potret', 'judul', 'keduanya', 'satu-memotret']);
     expect(slugsOf(alone)).toEqual(slugsOf(withinTag));
   });
+
+  it('orders a query the word index scores (its title tiers apart) as within the tag too', async () => {
+    const q = encodeURIComponent('cerita potret');
+    const alone = await list(`q=${q}&sort=relevance&limit=50`);
+    expect([...slugsOf(alone)].sort()).toEqual(['dua-potret', 'keduanya', 'satu-memotret', 'terpisah-a']);
+    expect(slugsOf(alone)).toEqual(slugsOf(await list(`q=${q}&sort=relevance&tag=kafe&limit=50`)));
+  });
 });
