@@ -46,4 +46,14 @@ describe('sort=relevance of a query scored by the trigram index', () => {
     expect([...slugsOf(alone)].sort()).toEqual(['dua-potret', 'keduanya', 'satu-memotret', 'terpisah-a']);
     expect(slugsOf(alone)).toEqual(slugsOf(await list(`q=${q}&sort=relevance&tag=kafe&limit=50`)));
   });
+
+  it('serves pages within the articles with the word in their title as within the tag too', async () => {
+    const pages: string[] = [];
+    for (const page of [1, 2, 3]) {
+      const alone = slugsOf(await list(`q=cerita&sort=relevance&limit=2&page=${page}`));
+      expect(alone).toEqual(slugsOf(await list(`q=cerita&sort=relevance&tag=kafe&limit=2&page=${page}`)));
+      pages.push(...alone);
+    }
+    expect([...pages].sort()).toEqual(['dua-potret', 'keduanya', 'satu-memotret', 'terpisah-a']);
+  });
 });
