@@ -554,9 +554,13 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       const through = offset + limit;
       const rows = (await longReadRows(
         strapi,
+        // The tier first (MATERIALIZED): left to plan the join, PostgreSQL chose at 100,000 articles
+        // to score every entry in rank order and test each one's title (440 ms for a word in 95 %).
         knex().raw(
-          `SELECT a.document_id FROM ${TABLES.articles} a JOIN ${TABLES.searchDocuments} r ON r.document_id = a.document_id
-           WHERE a.published_at IS NOT NULL AND ${titleWords('a.title')} @@ to_tsquery('simple', ?)
+          `WITH titled AS MATERIALIZED (
+             SELECT a.document_id, a.published_at, a.created_at FROM ${TABLES.articles} a
+             WHERE a.published_at IS NOT NULL AND ${titleWords('a.title')} @@ to_tsquery('simple', ?))
+           SELECT a.document_id FROM titled a JOIN ${TABLES.searchDocuments} r ON r.document_id = a.document_id
            ORDER BY ${rankScore(words)} DESC, ${NEWEST_FIRST} LIMIT ${through}`,
           [wordStartsQuery(words, forms), ...words.map((word, index) => wordStartsQuery([word], [forms[index]]))],
         ),
