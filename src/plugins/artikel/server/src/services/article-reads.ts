@@ -105,6 +105,13 @@ const filtersOf = (query: ListQuery): ArticleFilters => ({
  * Public reads: the published articles from the repository, shaped into the contract's records,
  * remembered in the read cache, with current view counts laid over them.
  */
+/**
+ * The number of the page before a page: past the end, the last page with articles. A lower-bound
+ * total's last page is no last page: there the page before is the previous one.
+ */
+const previousPageNumber = (page: { number: number; totalExact: boolean; pageCount: number }): number =>
+  page.totalExact ? Math.min(page.number - 1, Math.max(page.pageCount, 1)) : page.number - 1;
+
 const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = publishedArticles(strapi);
   const views = (): ArticleViewsService => strapi.plugin(PLUGIN_ID).service('article-views') as ArticleViewsService;
@@ -353,10 +360,7 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
           meta: meta(page),
           paging: {
             next: page.hasNext ? { page: page.number + 1 } : null,
-            // (A lower-bound total's last page is no last page: the page before is the previous one.)
-            prev: page.hasPrevious
-              ? { page: page.totalExact ? Math.min(page.number - 1, Math.max(page.pageCount, 1)) : page.number - 1 }
-              : null,
+            prev: page.hasPrevious ? { page: previousPageNumber(page) } : null,
           },
         };
       }
@@ -386,9 +390,8 @@ const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
       const previousPage = page.number - 1;
       let prev: PageLink | null = null;
       if (page.hasPrevious) {
-        // By number from a page by number (past the end: the last page with articles); else by a cursor before the page's first article.
-        // (A lower-bound total's last page is no last page: the page before is the previous one.)
-        if (cursor === null) prev = { page: page.totalExact ? Math.min(previousPage, Math.max(page.pageCount, 1)) : previousPage };
+        // By number from a page by number (see previousPageNumber); else by a cursor before the page's first article.
+        if (cursor === null) prev = { page: previousPageNumber(page) };
         else if (previousPage <= 1) prev = 'first';
         else prev = { cursor: cursors.issue('before', page.ends?.first ?? cursor.position, previousPage, query) };
       }

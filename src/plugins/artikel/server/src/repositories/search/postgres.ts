@@ -118,9 +118,11 @@ const WEIGHTED_WORDS = `setweight(to_tsvector('simple', ?), 'A') || setweight(to
  */
 const titleWords = (column: string): string => `to_tsvector('simple', COALESCE(${column}, ''))`;
 const TITLE_WORDS_INDEX = 'artikel_articles_title_words';
-/** rank()'s score of an entry (alias r): the sum over the words of ts_rank_cd, with one tsquery binding per word. */
-const rankScore = (words: string[]): string =>
-  `(${words.map(() => `COALESCE(ts_rank_cd(${RANK_WEIGHTS}, r.weighted, to_tsquery('simple', ?)), 0)`).join(' + ')})`;
+/** rank()'s score of an entry (alias r): the sum over the words of ts_rank_cd, each word with its forms (see formsOf). */
+const rankScore = (words: string[], forms: string[][]): { sql: string; bindings: string[] } => ({
+  sql: `(${words.map(() => `COALESCE(ts_rank_cd(${RANK_WEIGHTS}, r.weighted, to_tsquery('simple', ?)), 0)`).join(' + ')})`,
+  bindings: words.map((word, index) => wordStartsQuery([word], [forms[index]])),
+});
 
 // The most dictionary terms sharing a stem with a query word that the relevance order scores it by (see formsOf).
 const MOST_FORMS_PER_QUERY_WORD = 256;
@@ -244,7 +246,7 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
    * in them that do ("pemotretan," gives pemotretan): a word's forms, which the relevance order
    * scores as the word. Up to MOST_FORMS_PER_QUERY_WORD terms each.
    */
-  const formsOf = async (words: string[]): Promise<string[][]> => {
+  const findForms = async (words: string[]): Promise<string[][]> => {
     const forms: string[][] = [];
     for (const word of words) {
       const stems = stemsOf(foldCase(word));
@@ -262,6 +264,9 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
     }
     return forms;
   };
+  // Found once per request: a relevance page past the title tier asks rankedAlone, then rank().
+  const formsOf = (words: string[]): Promise<string[][]> =>
+    oncePerRequest(strapi, `postgres-forms:${JSON.stringify(words)}`, () => findForms(words));
 
   const removeEntries = async (db: Knex, documentIds: string[]): Promise<void> => {
     // Each removed entry is written down in the same statement (see countAlone).
@@ -534,13 +539,11 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
         return;
       }
       const forms = await formsOf(words);
+      const score = rankScore(words, forms);
       query
         .leftJoin({ r: TABLES.searchDocuments }, 'r.document_id', 'a.document_id')
         .orderByRaw(`CASE WHEN r.weighted @@ to_tsquery('simple', ?) THEN 0 ELSE 1 END`, [wordStartsQuery(words, forms, 'A')])
-        .orderByRaw(
-          `${rankScore(words)} DESC`,
-          words.map((word, index) => wordStartsQuery([word], [forms[index]])),
-        );
+        .orderByRaw(`${score.sql} DESC`, score.bindings);
     },
 
     async rankedAlone(words, limit, offset) {
@@ -551,6 +554,7 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
       // every match with filter and rank.
       if (!indexComplete(strapi) || !scoredByWordStarts(words) || words.some(isLong)) return null;
       const forms = await formsOf(words);
+      const score = rankScore(words, forms);
       const through = offset + limit;
       const rows = (await longReadRows(
         strapi,
@@ -561,8 +565,8 @@ export function postgresSearch(strapi: Core.Strapi): DialectSearch {
              SELECT a.document_id, a.published_at, a.created_at FROM ${TABLES.articles} a
              WHERE a.published_at IS NOT NULL AND ${titleWords('a.title')} @@ to_tsquery('simple', ?))
            SELECT a.document_id FROM titled a JOIN ${TABLES.searchDocuments} r ON r.document_id = a.document_id
-           ORDER BY ${rankScore(words)} DESC, ${NEWEST_FIRST} LIMIT ${through}`,
-          [wordStartsQuery(words, forms), ...words.map((word, index) => wordStartsQuery([word], [forms[index]]))],
+           ORDER BY ${score.sql} DESC, ${NEWEST_FIRST} LIMIT ${through}`,
+          [wordStartsQuery(words, forms), ...score.bindings],
         ),
       )) as Array<{ document_id: string }>;
       if (rows.length < through) return null;

@@ -715,7 +715,9 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       // how rare the word is), and whether every word is in the title (a column filter); a match
       // the scoring index does not hold comes after those it does (see scoringOf). A word under
       // three characters is looked for in the title's text.
-      const { table, match } = scoringOf(indexed, await formsOf(indexed));
+      // The forms and matches filter() found for this request's words.
+      const { forms, matching } = await lookedUp(indexed);
+      const { table, match } = scoringOf(indexed, forms, matching?.onlyWordsBegun);
       const matches = (ftsQuery: string) =>
         knex()
           .select('d.document_id')
