@@ -47,6 +47,24 @@ export function foldCase(text: string): string {
 /** The SQL function, on SQLite's long-read connection, that folds a column's text as foldCase does. */
 export const FOLD_SQL_FUNCTION = 'artikel_fold';
 
+const ASCII_ONLY = /^[\u0000-\u007f]*$/;
+
+/**
+ * Whether SQLite's LIKE, which folds ASCII letters only, finds a folded word (see foldCase) in
+ * exactly the texts whose fold holds it. It does for an ASCII word without a "k" that does not end
+ * in "i": only two characters outside ASCII fold to ASCII, the Kelvin sign (U+212A) to "k" and the
+ * dotted capital I (U+0130) to "i" with a combining dot after it, which no ASCII word continues
+ * past. Every other character of such a match is ASCII in the text as well.
+ */
+export function likeFindsAsFolded(folded: string): boolean {
+  return ASCII_ONLY.test(folded) && !folded.includes('k') && !folded.endsWith('i');
+}
+
+/** A LIKE pattern (with ESCAPE '\') for the texts holding `text`: its %, _ and \ are ordinary characters. */
+export function likeHolding(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
 // FTS5 query strings are C strings to its parser: a control character could end or break one.
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 

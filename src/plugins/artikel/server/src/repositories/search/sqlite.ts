@@ -14,17 +14,9 @@ import { oncePerRequest } from '../../infrastructure/request-memo';
 import { database, inTransaction, longReadRows, readDatabase, type Knex } from '../../infrastructure/transactions';
 import { yieldToEventLoop } from '../../utils/event-loop';
 import { stemsOf } from '../../utils/word-stems';
-import {
-  FOLD_SQL_FUNCTION,
-  foldCase,
-  ftsAllOf,
-  ftsAnyOf,
-  ftsWordStartsOf,
-  scoredByWordStarts,
-  splitSearchWords,
-} from '../../utils/search-words';
+import { foldCase, ftsAllOf, ftsAnyOf, ftsWordStartsOf, scoredByWordStarts, splitSearchWords } from '../../utils/search-words';
 import type { DialectSearch } from './index';
-import { COLUMN_WEIGHTS, orderByTextScore, scanFor, staleEntries } from './shared';
+import { COLUMN_WEIGHTS, orderByTextScore, scanFor, sqliteHolds, staleEntries } from './shared';
 
 const FTS_DEFAULT_AUTOMERGE = 4;
 // bm25()'s weight of each indexed column, in the table's column order (title, content, tags).
@@ -725,7 +717,10 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
           .whereRaw(`d.id IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`, [ftsQuery]);
       const inTitle = [
         knex().raw('a.document_id IN ?', [matches(`title : (${match})`)]),
-        ...scanned.map((word) => knex().raw(`instr(${FOLD_SQL_FUNCTION}(COALESCE(a.title, '')), ?) > 0`, [foldCase(word)])),
+        ...scanned.map((word) => {
+          const holds = sqliteHolds(`COALESCE(a.title, '')`, foldCase(word));
+          return knex().raw(holds.sql, holds.bindings);
+        }),
       ];
       query
         .leftJoin(
