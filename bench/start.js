@@ -14,6 +14,11 @@
 //
 //   node bench/start.js [--articles 1000000] [--until-indexed | --watch-build S] [--fresh-index] [--skip-build]
 //
+// --build-searches: while the word index is built (and --until-indexed or --watch-build lets the run
+// watch it), one search after the other, no two alike (the vocabulary's words, then pairs of them),
+// reported as p50, p99 and max with their statuses (issue 56: a search during the build at a
+// million within 2 s at p99).
+//
 // --fresh-index starts on a private copy of the seeded file with the plugin's index tables (tags,
 // kept counts, search) dropped, as an imported file has them: the app builds the whole index, and
 // the seeded file keeps its own.
@@ -26,7 +31,8 @@ const path = require('node:path');
 const { parseArgs } = require('./lib/args');
 const { build, gitState, machine, say, seed } = require('./lib/run-steps');
 const { RESULTS_DIR } = require('./lib/server-env');
-const { memoryOf, privateCopy, startApp, stopServer } = require('./lib/side-runs');
+const { memoryOf, percentile, privateCopy, startApp, stopServer } = require('./lib/side-runs');
+const { createArticleGenerator } = require('./lib/article-generator');
 const { indexCounts, sqliteStore } = require('./lib/store');
 const { serviceNodeOptions } = require('../scripts/node-options');
 
@@ -42,6 +48,37 @@ async function timedGet(baseUrl, url) {
   /** @type {any} */
   const body = await response.json();
   return { url, status: response.status, ms: Math.round(performance.now() - started), total: body.meta?.pagination?.total ?? null };
+}
+
+/**
+ * The n-th search while the index is built: each real word of the generator's vocabulary once (at
+ * least 3 letters), taken across its frequency ranks (a stride coprime with their number), then
+ * pairs of them. No two are alike, so neither an answer nor a count comes from a cache.
+ */
+function buildSearchText(words, n) {
+  const spread = (i) => words[(i * 7) % words.length];
+  if (n < words.length) return spread(n);
+  return `${spread(n)} ${spread(n * 13 + 5)}`;
+}
+
+/** Sends searches one after the other until `stopped()` says so (see buildSearchText); returns every answer's status and time. */
+async function searchesUntil(baseUrl, stopped) {
+  const words = createArticleGenerator().realWords.filter((word) => word.length >= 3);
+  const answers = [];
+  const startedAt = performance.now();
+  for (let n = 0; !stopped(); n += 1) {
+    const answer = await timedGet(baseUrl, `/api/artikel?q=${encodeURIComponent(buildSearchText(words, n))}`);
+    answers.push({ ...answer, secondsIn: Math.round((performance.now() - startedAt) / 1000) });
+  }
+  return answers;
+}
+
+/** p50, p99 and max of the answers' times, and how many had each status. */
+function summarizeAnswers(answers) {
+  const times = answers.map((answer) => answer.ms);
+  const statuses = {};
+  for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+  return { searches: answers.length, p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), maxMs: Math.max(0, ...times), statuses };
 }
 
 /**
@@ -101,7 +138,7 @@ function withoutIndex(seededFile) {
 async function main() {
   const options = parseArgs(
     process.argv.slice(2),
-    { articles: 1000000, untilIndexed: false, watchBuild: 0, freshIndex: false, skipBuild: false },
+    { articles: 1000000, untilIndexed: false, watchBuild: 0, freshIndex: false, skipBuild: false, buildSearches: false },
     { zeroAllowed: ['watchBuild'] },
   );
   const createdAt = new Date().toISOString();
@@ -122,7 +159,8 @@ async function main() {
    *   afterStart: Awaited<ReturnType<typeof timedGet>>[],
    *   indexedSeconds: number | null, trigramsSeconds: number | null,
    *   buildWatch: { seconds: number, complete: boolean, samples: Awaited<ReturnType<typeof watchBuild>>['samples'] } | null,
-   *   peakRssMb: number | null, buildingInBackground?: boolean }}
+   *   peakRssMb: number | null, buildingInBackground?: boolean,
+   *   searchesDuringBuild?: ReturnType<typeof summarizeAnswers> & { answers: Array<{ url: string, status: number, ms: number }> } }}
    */
   const result = {
     nodeOptions: serviceNodeOptions(),
@@ -160,10 +198,24 @@ async function main() {
     if (!building) await timedReads('right after the start', result.afterStart);
     if (building) await timedReads('while the index is built', result.duringBuild);
     if (building && (options.untilIndexed || options.watchBuild > 0)) {
+      // With --build-searches, searches one after the other until every article is in the word index.
+      let indexed = false;
+      const searching = options.buildSearches ? searchesUntil(baseUrl, () => indexed) : Promise.resolve([]);
       // Once every article is in the word index, the same reads while the trigram index is filled.
-      const watched = await watchBuild(store, server, options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000, () =>
-        timedReads('while the trigram index is filled', result.duringTrigramFill),
-      );
+      const watched = await watchBuild(store, server, options.untilIndexed ? BUILD_TIMEOUT_MS : options.watchBuild * 1000, async () => {
+        indexed = true;
+        await searching;
+        await timedReads('while the trigram index is filled', result.duringTrigramFill);
+      });
+      indexed = true;
+      const answers = await searching;
+      if (options.buildSearches) {
+        result.searchesDuringBuild = { ...summarizeAnswers(answers), answers };
+        const { searches, p50Ms, p99Ms, maxMs, statuses } = result.searchesDuringBuild;
+        say(
+          `[start] ${searches} searches while the index was built: p50 ${p50Ms} ms, p99 ${p99Ms} ms, max ${maxMs} ms; statuses ${JSON.stringify(statuses)}`,
+        );
+      }
       result.buildWatch = { seconds: Math.round(watched.seconds), complete: watched.complete, samples: watched.samples };
       result.indexedSeconds = watched.indexedSeconds;
       if (watched.complete) result.trigramsSeconds = watched.seconds;
