@@ -63,8 +63,9 @@ const SCANNED_COLUMNS = ['a.title', 'a.content', 'a.tags'];
  * content or tags, in any case, by reading each article's text: one test per column, the text's
  * case folded once. SQLite folds with the plugin's own function (Unicode, as the index and
  * PostgreSQL's word index fold; its LOWER folds ASCII only), which only the long-read thread's
- * connection has: a search always runs there (see long-reads.ts). PostgreSQL folds with
- * LOWER, which follows the database's locale (any UTF-8 locale folds all of Unicode).
+ * connection has: a search always runs there (see long-reads.ts); a word LIKE finds as the fold
+ * does is tested by LIKE instead (see sqliteHolds). PostgreSQL folds with LOWER, which follows the
+ * database's locale (any UTF-8 locale folds all of Unicode).
  */
 export function scanFor(query: QueryBuilder, word: string, sqlite: boolean): void {
   const folded = foldCase(word);
