@@ -1,12 +1,14 @@
 import Database from 'better-sqlite3';
-import { sqliteHolds } from '../../src/plugins/artikel/server/src/repositories/search/shared';
+import createKnex from 'knex';
+import { COLUMN_WEIGHTS, orderByTextScore, sqliteHolds } from '../../src/plugins/artikel/server/src/repositories/search/shared';
 import { FOLD_SQL_FUNCTION, foldCase, likeFindsAsFolded } from '../../src/plugins/artikel/server/src/utils/search-words';
 
 /**
  * A scan tests each article's text for a word. SQLite's LIKE, which folds ASCII letters only,
  * stands in for the fold's JavaScript function where it finds exactly what the fold finds: checked
  * here against the fold itself on a real SQLite connection, over every character whose fold holds
- * ASCII and words of ASCII letters, digits and LIKE's own wildcards.
+ * ASCII and words of ASCII letters, digits and LIKE's own wildcards. So does SQLite's own lower case
+ * where the relevance is counted from the text.
  */
 
 // Every character outside ASCII that folds to something holding ASCII (the Kelvin sign and İ).
@@ -23,7 +25,7 @@ let db: Database.Database;
 beforeAll(() => {
   db = new Database(':memory:');
   db.function(FOLD_SQL_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
-  db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY, title TEXT)');
+  db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY, title TEXT, content TEXT, tags TEXT)');
   const texts = [
     ...FOLDING_INTO_ASCII.flatMap((character) => [character, `BEN${character}`, `${character}NO`, `O${character}Z`]),
     ...PAIRS.flatMap((pair) => [pair, pair.toUpperCase(), `x${pair.toUpperCase()}y`]),
@@ -31,11 +33,16 @@ beforeAll(() => {
     'Lensa Nikon',
     null,
   ];
-  const insert = db.prepare('INSERT INTO a (title) VALUES (?)');
-  for (const text of texts) insert.run(text);
+  const insert = db.prepare('INSERT INTO a (title, content, tags) VALUES (?, ?, ?)');
+  texts.forEach((text, index) => insert.run(text, texts[(index * 7) % texts.length], texts[(index * 13) % texts.length]));
 });
 
 afterAll(() => db.close());
+
+type TextColumn = keyof typeof COLUMN_WEIGHTS;
+
+/** Non-overlapping occurrences of `word` in the folded text, left to right, as replace() removes them. */
+const occurrencesIn = (text: string | null, word: string): number => (text === null ? 0 : foldCase(text).split(word).length - 1);
 
 const idsWhere = (sql: string, bindings: string[]): number[] =>
   (db.prepare(`SELECT id FROM a WHERE ${sql} ORDER BY id`).all(...bindings) as Array<{ id: number }>).map((row) => row.id);
@@ -60,6 +67,53 @@ describe('a scan by LIKE where it finds what the fold finds', () => {
     for (const word of ['kabut', 'nikon', 'beni', 'kafé', 'ni']) {
       expect(likeFindsAsFolded(word)).toBe(false);
       expect(sqliteHolds('a.title', word).sql).toContain(FOLD_SQL_FUNCTION);
+    }
+  });
+});
+
+describe("relevance counted from the text by SQLite's lower case where it finds what the fold finds", () => {
+  it('orders by title first, then the weighted occurrences, as the fold counts them', async () => {
+    const knex = createKnex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
+    let connection: Database.Database | undefined;
+    try {
+      // The same rows on a connection of knex's, which orderByTextScore's query runs on.
+      const rows = db.prepare('SELECT id, title, content, tags FROM a').all() as Array<{ id: number } & Record<TextColumn, string | null>>;
+      // knex's one connection, held for the test (given back before knex is destroyed, which waits for it), with the fold function registered on it.
+      connection = (await knex.client.acquireConnection()) as Database.Database;
+      connection.function(FOLD_SQL_FUNCTION, { deterministic: true }, (text: unknown) =>
+        typeof text === 'string' ? foldCase(text) : text,
+      );
+      connection.exec('CREATE TABLE a (id INTEGER PRIMARY KEY, title TEXT, content TEXT, tags TEXT)');
+      const insert = connection.prepare('INSERT INTO a (id, title, content, tags) VALUES (?, ?, ?, ?)');
+      for (const row of rows) insert.run(row.id, row.title, row.content, row.tags);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      for (const words of [['zq'], ['5%'], ['o', 'n'], ['ni'], ['ok', 'b_']]) {
+        const ranked = (await orderByTextScore(knex({ a: 'a' }).select('a.id'), words, true).connection(connection)) as Array<{
+          id: number;
+        }>;
+        // What the fold gives each row: whether every word is in its title, and its weighted occurrences.
+        const keys = ranked.map(({ id }) => {
+          const row = byId.get(id);
+          if (row === undefined) throw new Error(`row ${id} was not inserted`);
+          const inTitle = words.every((word) => occurrencesIn(row.title, foldCase(word)) > 0) ? 0 : 1;
+          const score = words.reduce(
+            (sum, word) =>
+              sum +
+              Object.entries(COLUMN_WEIGHTS).reduce(
+                (part, [column, weight]) => part + weight * occurrencesIn(row[column as TextColumn], foldCase(word)),
+                0,
+              ),
+            0,
+          );
+          return [inTitle, -score];
+        });
+        const sorted = [...keys].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+        expect({ words, keys }).toEqual({ words, keys: sorted });
+        expect(ranked).toHaveLength(rows.length);
+      }
+    } finally {
+      if (connection !== undefined) await knex.client.releaseConnection(connection);
+      await knex.destroy();
     }
   });
 });

@@ -102,13 +102,23 @@ export const COLUMN_WEIGHTS = { title: 10, tags: 5, content: 1 } as const;
  * only, or while the index is built).
  */
 export function orderByTextScore(query: QueryBuilder, words: string[], sqlite: boolean): QueryBuilder {
-  const folded = (column: string): string => (sqlite ? `${FOLD_SQL_FUNCTION}(COALESCE(${column}, ''))` : `LOWER(COALESCE(${column}, ''))`);
-  const contains = (column: string): string => (sqlite ? `instr(${folded(column)}, ?) > 0` : `strpos(${folded(column)}, ?) > 0`);
+  // On SQLite a word LIKE finds as the fold does (see likeFindsAsFolded) is looked for in the text
+  // lower-cased by SQLite itself (ASCII letters only, in C): the same occurrences, without the
+  // fold's JavaScript function on each text.
+  const foldFunction = (word: string): string => {
+    if (!sqlite) return 'LOWER';
+    return likeFindsAsFolded(word) ? 'lower' : FOLD_SQL_FUNCTION;
+  };
+  const foldedFor =
+    (word: string) =>
+    (column: string): string =>
+      `${foldFunction(word)}(COALESCE(${column}, ''))`;
   const wordsFolded = words.map(foldCase);
-  const inTitle = wordsFolded.map(() => contains('a.title')).join(' AND ');
+  const inTitle = wordsFolded.map((word) => `${sqlite ? 'instr' : 'strpos'}(${foldedFor(word)('a.title')}, ?) > 0`).join(' AND ');
   const occurrences: string[] = [];
   const bindings: string[] = [];
   for (const word of wordsFolded) {
+    const folded = foldedFor(word);
     // The word's length is one the plugin computed: written into the SQL as an integer.
     const length = [...word].length;
     for (const [column, weight] of Object.entries(COLUMN_WEIGHTS)) {
