@@ -12,7 +12,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { parseArgs } = require('./lib/args');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
-const { APP_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
+const { APP_DIR, DATA_DIR, OURS_START, RESULTS_DIR, serverEnv } = require('./lib/server-env');
 const { seed } = require('./seed');
 const { sqliteStore } = require('./lib/store');
 
@@ -65,7 +65,7 @@ async function main() {
   const server = await startServer({
     name: 'ours',
     command: process.execPath,
-    args: [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'],
+    args: OURS_START,
     cwd: APP_DIR,
     env: serverEnv({
       store: sqliteStore(seeded.database),

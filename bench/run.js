@@ -20,19 +20,17 @@ const { SERVERS, STORE_NAMES } = require('./lib/chart');
 const { startCluster, stopCluster } = require('./lib/pg-cluster');
 const { formatSearch, formatTable, isValid, ratiosOf, writeResults } = require('./lib/report');
 const { compareSearch } = require('./lib/search-sql');
-const { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, serverEnv } = require('./lib/server-env');
+const { APP_DIR, BENCH_DIR, DATA_DIR, OURS_START, RESULTS_DIR, serverEnv } = require('./lib/server-env');
 const { STORES, describeStore, hasSearchIndex, postgresStore, sqliteStore, untilIndexed, withPostgres } = require('./lib/store');
 const { drain } = require('./lib/http-get');
 const { middleOf } = require('./lib/median');
 const { build, gitState, machine, say, seconds, seed } = require('./lib/run-steps');
 const { freePort, startServer, stopServer } = require('./lib/server-process');
 
-const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
-
 const RAW_SERVER = path.join(BENCH_DIR, 'raw-server.js');
 const SERVER_DEFINITIONS = {
   ours: {
-    args: STRAPI_START,
+    args: OURS_START,
     readyPath: '/api/artikel/latest',
   },
   stock: {
@@ -42,7 +40,7 @@ const SERVER_DEFINITIONS = {
   },
   // Our app with its response cache off: every read computed from the database, as after a write.
   uncached: {
-    args: STRAPI_START,
+    args: OURS_START,
     readyPath: '/api/artikel/latest',
     env: { ARTIKEL_READ_CACHE_MB: '0' },
   },
@@ -57,10 +55,10 @@ const SERVER_DEFINITIONS = {
     env: { RAW_SEARCH: 'like' },
     endpoints: ['q'],
   },
-  // Our app twice, as a site behind a load balancer would run it: two `strapi start` on the one
+  // Our app twice, as a site behind a load balancer would run it: two `npm start` servers on the one
   // PostgreSQL database, each on its own port, the load generator's connections split between them.
   ours2: {
-    args: STRAPI_START,
+    args: OURS_START,
     readyPath: '/api/artikel/latest',
     instances: 2,
   },

@@ -1,2 +1,4 @@
 /** See node-options.js. */
 export function serviceNodeOptions(callerOptions?: string): string;
+/** See node-options.js. */
+export function serviceStartScript(appDir: string): string;

@@ -1,9 +1,13 @@
 'use strict';
 
-// The Node options `npm start` runs the service with, for the launchers that start `strapi start`
-// themselves (the benchmark, the browser test): they must measure and test what `npm start` runs.
+// How `npm start` runs the service (its script and its Node options), for the launchers that start
+// it themselves (the benchmark, the browser test): they must measure and test what `npm start` runs.
 
+const path = require('node:path');
 const { config } = require('../package.json');
+
+/** The script `npm start` serves the app with, in the app folder `appDir` (see scripts/start.js). */
+const serviceStartScript = (appDir) => path.join(appDir, 'scripts', 'start.js');
 
 /**
  * NODE_OPTIONS for a service process: V8's old space capped at package.json's `config.heap_mb` and
@@ -20,4 +24,4 @@ function serviceNodeOptions(callerOptions = process.env.NODE_OPTIONS) {
     .join(' ');
 }
 
-module.exports = { serviceNodeOptions };
+module.exports = { serviceNodeOptions, serviceStartScript };

@@ -3,7 +3,7 @@
 
 const crypto = require('node:crypto');
 const path = require('node:path');
-const { serviceNodeOptions } = require('../../scripts/node-options');
+const { serviceNodeOptions, serviceStartScript } = require('../../scripts/node-options');
 const { withDatabaseEnv } = require('./store');
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
@@ -58,4 +58,7 @@ function serverEnv({ store, port, extra = {} }) {
   return { ...env, ...extra };
 }
 
-module.exports = { APP_DIR, BENCH_DIR, DATA_DIR, RESULTS_DIR, randomSecrets, serverEnv };
+/** Node's arguments that start our app as `npm start` does (scripts/start.js, from APP_DIR). */
+const OURS_START = [serviceStartScript(APP_DIR)];
+
+module.exports = { APP_DIR, BENCH_DIR, DATA_DIR, OURS_START, RESULTS_DIR, randomSecrets, serverEnv };

@@ -7,11 +7,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { APP_DIR, DATA_DIR, randomSecrets, serverEnv } = require('./server-env');
+const { APP_DIR, DATA_DIR, OURS_START, randomSecrets, serverEnv } = require('./server-env');
 const { sqliteStore, untilIndexed } = require('./store');
 const { freePort, startServer, stopServer } = require('./server-process');
 
-const STRAPI_START = [path.join(APP_DIR, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'];
 const SQLITE_SUFFIXES = ['', '-wal', '-shm'];
 // One set of secrets for the whole run: a token made by the token command must verify on the server.
 const RUN_SECRETS = randomSecrets();
@@ -49,14 +48,14 @@ function createToken(store, actions = ['create']) {
 
 /**
  * A server of the app on the store, on a free port, with its log in bench/.data/logs/<name>.log:
- * by default our app (`strapi start`); `args` and `readyPath` start another launcher (stock).
+ * by default our app (as `npm start` starts it); `args` and `readyPath` start another launcher (stock).
  * `extra` adds environment variables (ARTIKEL_READ_CACHE_MB=0 for uncached).
  */
 async function startApp({
   store,
   name,
   extra = {},
-  args = STRAPI_START,
+  args = OURS_START,
   readyPath = '/api/artikel/latest',
   readyTimeoutMs = 900_000,
   waitForIndex = true,

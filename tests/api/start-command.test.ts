@@ -1,4 +1,4 @@
-// @same-on-every-store: what is checked is the start script's V8 options and its serving at all, whichever store the service starts on (not run by test:postgres, see jest.config.js)
+// @same-on-every-store: what is checked is the start script's V8 options, its modules and its serving at all, whichever store the service starts on (not run by test:postgres, see jest.config.js)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,12 +59,13 @@ function processGroup(groupId: number): number[] {
     .map(Number);
 }
 
-/** NODE_OPTIONS of the node process serving `strapi start` in the group, as /proc shows its environment. */
+/** NODE_OPTIONS of the node process serving the app (scripts/start.js) in the group, as /proc shows its environment. */
 function serverNodeOptions(groupId: number): string | undefined {
   for (const pid of processGroup(groupId)) {
     try {
       const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!commandLine.some((part) => part.endsWith('strapi')) || !commandLine.includes('start')) continue;
+      // Node's own argument, as npm's script passes it (npm's shell has the whole script as one argument).
+      if (!commandLine.includes(path.join('scripts', 'start.js'))) continue;
       const environment = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       return environment.find((entry) => entry.startsWith('NODE_OPTIONS='))?.slice('NODE_OPTIONS='.length);
     } catch {
@@ -98,6 +99,29 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   clearTimeout(kill);
 }
 
+/**
+ * A module for `--require` that writes a file into `folder`, naming the process's arguments, once
+ * Node's `domain` module is loaded (it sets EventEmitter.usingDomains as it loads).
+ */
+function domainWatch(folder: string): string {
+  const file = path.join(folder, 'domain-watch.js');
+  fs.writeFileSync(
+    file,
+    `const EventEmitter = require('node:events');
+let using = EventEmitter.usingDomains;
+Object.defineProperty(EventEmitter, 'usingDomains', {
+  configurable: true,
+  get: () => using,
+  set: (value) => {
+    using = value;
+    require('node:fs').writeFileSync(${JSON.stringify(folder)} + '/domain-' + process.pid, process.argv.join(' '));
+  },
+});
+`,
+  );
+  return file;
+}
+
 describe('npm start', () => {
   it.each([
     ['with no NODE_OPTIONS of the operator, caps V8 at package.json config.heap_mb and semi_space_mb', undefined, HEAP_CAP],
@@ -125,6 +149,34 @@ describe('npm start', () => {
       expect(await untilServing(`http://127.0.0.1:${port}`, child)).toBe(200);
       process.stdout.write(`[operator] npm start answered after ${Date.now() - started} ms\n`);
       expect(serverNodeOptions(child.pid as number)?.trim()).toBe(expectedOptions);
+    } finally {
+      await stopGroup(child);
+    }
+  });
+
+  it("serves without loading Node's domain module, which would wrap every EventEmitter of the process", async () => {
+    const watched = fs.mkdtempSync(path.join(folder, 'watched-'));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...(await serviceDatabaseEnv(path.join(folder, 'data.db'))),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      SERVE_ADMIN_PANEL: 'false',
+      NODE_OPTIONS: `--require ${domainWatch(watched)}`,
+    };
+    const child = spawn('npm', ['start'], { cwd: appCopy, env, detached: true, stdio: 'ignore' });
+    try {
+      expect(await untilServing(`http://127.0.0.1:${port}`, child)).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/api/artikel?q=lensa`)).status).toBe(200);
+      // No process of the group but npm's own loaded domain, and the watch ran in the serving one.
+      const loaders = fs
+        .readdirSync(watched)
+        .filter((name) => name.startsWith('domain-') && name !== 'domain-watch.js')
+        .map((name) => fs.readFileSync(path.join(watched, name), 'utf8'));
+      expect(loaders.filter((commandLine) => !commandLine.includes('npm-cli'))).toEqual([]);
+      expect(serverNodeOptions(child.pid as number)).toContain('domain-watch.js');
     } finally {
       await stopGroup(child);
     }

@@ -1,6 +1,6 @@
 /**
  * An editor's day in a real browser, against a production build of the whole service
- * (`npm run build`, `strapi start` with NODE_ENV=production, a temporary SQLite file).
+ * (`npm run build`, `npm start`'s scripts/start.js with NODE_ENV=production, a temporary SQLite file).
  * One user, one browser session: the steps build on each other and run in order, in this file only.
  *
  * Run with `npm run test:browser`. Every step keeps a screenshot in tests/browser/artifacts/

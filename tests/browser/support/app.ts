@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serviceNodeOptions } from '../../../scripts/node-options';
+import { serviceNodeOptions, serviceStartScript } from '../../../scripts/node-options';
 import { freePort } from '../../helpers/ports';
 
 export const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
@@ -11,7 +11,7 @@ export const STUDIO_NAME = 'Lichtbild Studio';
 
 /**
  * The service as production runs it: a copy of the working tree built with `npm run build` and
- * served by `strapi start` with NODE_ENV=production, on its own SQLite file and port.
+ * served as `npm start` serves it (scripts/start.js) with NODE_ENV=production, on its own SQLite file and port.
  *
  * The build happens in a copy (node_modules linked, not copied) because `npm test` empties and
  * recompiles the working tree's dist/ in its global setup: sharing dist/ would let either suite
@@ -188,7 +188,7 @@ async function waitUntilServing(baseUrl: string, server: ChildProcess, log: () =
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(`strapi start ended with ${server.exitCode ?? server.signalCode} before serving:\n${log().slice(-4000)}`);
+      throw new Error(`scripts/start.js ended with ${server.exitCode ?? server.signalCode} before serving:\n${log().slice(-4000)}`);
     }
     try {
       const response = await fetch(`${baseUrl}/_health`, { signal: AbortSignal.timeout(2_000) });
@@ -198,7 +198,7 @@ async function waitUntilServing(baseUrl: string, server: ChildProcess, log: () =
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`strapi start did not answer ${baseUrl}/_health within ${timeoutMs} ms:\n${log().slice(-4000)}`);
+  throw new Error(`scripts/start.js did not answer ${baseUrl}/_health within ${timeoutMs} ms:\n${log().slice(-4000)}`);
 }
 
 /** A new temporary folder for one run; the caller removes it (also when the build never ended). */
@@ -254,7 +254,7 @@ export async function startProductionApp(folder: string): Promise<ProductionApp>
   const out = fs.openSync(serverLogFile, 'a');
   const startStarted = Date.now();
   // Started as `npm start` starts it (V8's heap cap), which the build above must not get.
-  const server = spawn(process.execPath, [path.join(appDir, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'], {
+  const server = spawn(process.execPath, [serviceStartScript(appDir)], {
     cwd: appDir,
     env: { ...env, NODE_OPTIONS: serviceNodeOptions() },
     detached: true,
