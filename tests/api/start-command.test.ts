@@ -122,6 +122,22 @@ Object.defineProperty(EventEmitter, 'usingDomains', {
   return file;
 }
 
+/** The environment npm start runs in: the test's own, the service's database, this port, and the operator's NODE_OPTIONS (none: undefined). */
+async function startEnv(port: number, operatorOptions: string | undefined): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(await serviceDatabaseEnv(path.join(folder, 'data.db'))),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'error',
+    // The suite compiles the TypeScript only; the admin panel's build is the browser test's.
+    SERVE_ADMIN_PANEL: 'false',
+  };
+  delete env.NODE_OPTIONS;
+  if (operatorOptions !== undefined) env.NODE_OPTIONS = operatorOptions;
+  return env;
+}
+
 describe('npm start', () => {
   it.each([
     ['with no NODE_OPTIONS of the operator, caps V8 at package.json config.heap_mb and semi_space_mb', undefined, HEAP_CAP],
@@ -132,18 +148,7 @@ describe('npm start', () => {
     ],
   ])('serves the API, and %s', async (_case, operatorOptions, expectedOptions) => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...(await serviceDatabaseEnv(path.join(folder, 'data.db'))),
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'error',
-      // The suite compiles the TypeScript only; the admin panel's build is the browser test's.
-      SERVE_ADMIN_PANEL: 'false',
-    };
-    delete env.NODE_OPTIONS;
-    if (operatorOptions !== undefined) env.NODE_OPTIONS = operatorOptions;
-    const child = spawn('npm', ['start'], { cwd: appCopy, env, detached: true, stdio: 'ignore' });
+    const child = spawn('npm', ['start'], { cwd: appCopy, env: await startEnv(port, operatorOptions), detached: true, stdio: 'ignore' });
     try {
       const started = Date.now();
       expect(await untilServing(`http://127.0.0.1:${port}`, child)).toBe(200);
@@ -157,15 +162,7 @@ describe('npm start', () => {
   it("serves without loading Node's domain module, which would wrap every EventEmitter of the process", async () => {
     const watched = fs.mkdtempSync(path.join(folder, 'watched-'));
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...(await serviceDatabaseEnv(path.join(folder, 'data.db'))),
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'error',
-      SERVE_ADMIN_PANEL: 'false',
-      NODE_OPTIONS: `--require ${domainWatch(watched)}`,
-    };
+    const env = await startEnv(port, `--require ${domainWatch(watched)}`);
     const child = spawn('npm', ['start'], { cwd: appCopy, env, detached: true, stdio: 'ignore' });
     try {
       expect(await untilServing(`http://127.0.0.1:${port}`, child)).toBe(200);
