@@ -102,16 +102,16 @@ const filtersOf = (query: ListQuery): ArticleFilters => ({
 });
 
 /**
- * Public reads: the published articles from the repository, shaped into the contract's records,
- * remembered in the read cache, with current view counts laid over them.
- */
-/**
  * The number of the page before a page: past the end, the last page with articles. A lower-bound
  * total's last page is no last page: there the page before is the previous one.
  */
 const previousPageNumber = (page: { number: number; totalExact: boolean; pageCount: number }): number =>
   page.totalExact ? Math.min(page.number - 1, Math.max(page.pageCount, 1)) : page.number - 1;
 
+/**
+ * Public reads: the published articles from the repository, shaped into the contract's records,
+ * remembered in the read cache, with current view counts laid over them.
+ */
 const articleReads = ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = publishedArticles(strapi);
   const views = (): ArticleViewsService => strapi.plugin(PLUGIN_ID).service('article-views') as ArticleViewsService;
