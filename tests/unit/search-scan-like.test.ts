@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import createKnex from 'knex';
-import { COLUMN_WEIGHTS, orderByTextScore, sqliteHolds } from '../../src/plugins/artikel/server/src/repositories/search/shared';
-import { FOLD_SQL_FUNCTION, foldCase, likeFindsAsFolded } from '../../src/plugins/artikel/server/src/utils/search-words';
+import { COLUMN_WEIGHTS, orderByTextScore, textHolds } from '../../src/plugins/artikel/server/src/repositories/search/shared';
+import { FOLD_SQL_FUNCTION, foldCase, foldSqlValue, likeFindsAsFolded } from '../../src/plugins/artikel/server/src/utils/search-words';
 
 /**
  * A scan tests each article's text for a word. SQLite's LIKE, which folds ASCII letters only,
@@ -24,7 +24,7 @@ let db: Database.Database;
 
 beforeAll(() => {
   db = new Database(':memory:');
-  db.function(FOLD_SQL_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
+  db.function(FOLD_SQL_FUNCTION, { deterministic: true }, foldSqlValue);
   db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY, title TEXT, content TEXT, tags TEXT)');
   const texts = [
     ...FOLDING_INTO_ASCII.flatMap((character) => [character, `BEN${character}`, `${character}NO`, `O${character}Z`]),
@@ -52,7 +52,7 @@ describe('a scan by LIKE where it finds what the fold finds', () => {
     expect(FOLDING_INTO_ASCII.length).toBeGreaterThan(0);
     for (const word of [...ALPHABET, ...PAIRS]) {
       const folded = foldCase(word);
-      const holds = sqliteHolds('a.title', folded);
+      const holds = textHolds('a.title', folded, true);
       expect({ word, ids: idsWhere(holds.sql.replace('a.title', 'title'), holds.bindings) }).toEqual({
         word,
         ids: idsWhere(`instr(${FOLD_SQL_FUNCTION}(title), ?) > 0`, [folded]),
@@ -63,10 +63,10 @@ describe('a scan by LIKE where it finds what the fold finds', () => {
   it('is used for ASCII words without a "k" that do not end in "i", and the fold for the rest', () => {
     expect(likeFindsAsFolded('lensa')).toBe(true);
     expect(likeFindsAsFolded('50%')).toBe(true);
-    expect(sqliteHolds('a.title', 'lensa').sql).toContain('LIKE');
+    expect(textHolds('a.title', 'lensa', true).sql).toContain('LIKE');
     for (const word of ['kabut', 'nikon', 'beni', 'kafé', 'ni']) {
       expect(likeFindsAsFolded(word)).toBe(false);
-      expect(sqliteHolds('a.title', word).sql).toContain(FOLD_SQL_FUNCTION);
+      expect(textHolds('a.title', word, true).sql).toContain(FOLD_SQL_FUNCTION);
     }
   });
 });
@@ -80,9 +80,7 @@ describe("relevance counted from the text by SQLite's lower case where it finds 
       const rows = db.prepare('SELECT id, title, content, tags FROM a').all() as Array<{ id: number } & Record<TextColumn, string | null>>;
       // knex's one connection, held for the test (given back before knex is destroyed, which waits for it), with the fold function registered on it.
       connection = (await knex.client.acquireConnection()) as Database.Database;
-      connection.function(FOLD_SQL_FUNCTION, { deterministic: true }, (text: unknown) =>
-        typeof text === 'string' ? foldCase(text) : text,
-      );
+      connection.function(FOLD_SQL_FUNCTION, { deterministic: true }, foldSqlValue);
       connection.exec('CREATE TABLE a (id INTEGER PRIMARY KEY, title TEXT, content TEXT, tags TEXT)');
       const insert = connection.prepare('INSERT INTO a (id, title, content, tags) VALUES (?, ?, ?, ?)');
       for (const row of rows) insert.run(row.id, row.title, row.content, row.tags);

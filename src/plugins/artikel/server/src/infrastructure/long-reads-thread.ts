@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { FOLD_SQL_FUNCTION, foldCase } from '../utils/search-words';
+import { FOLD_SQL_FUNCTION, foldSqlValue } from '../utils/search-words';
 
 /** What the thread is started with: the file and the read-only connection's settings (see long-reads.ts). */
 export interface LongReadSettings {
@@ -29,7 +29,7 @@ const KEPT_STATEMENTS = 200;
 const settings = workerData as LongReadSettings;
 const connection = new Database(settings.filename, { readonly: true, fileMustExist: true });
 for (const pragma of settings.pragmas) connection.pragma(pragma);
-connection.function(FOLD_SQL_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
+connection.function(FOLD_SQL_FUNCTION, { deterministic: true }, foldSqlValue);
 
 const kept = new Map<string, Database.Statement>();
 

@@ -47,6 +47,9 @@ export function foldCase(text: string): string {
 /** The SQL function, on SQLite's long-read connection, that folds a column's text as foldCase does. */
 export const FOLD_SQL_FUNCTION = 'artikel_fold';
 
+/** FOLD_SQL_FUNCTION's body: a text folded (foldCase), any other value (NULL, a number) as it is. */
+export const foldSqlValue = (value: unknown): unknown => (typeof value === 'string' ? foldCase(value) : value);
+
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 
 /**

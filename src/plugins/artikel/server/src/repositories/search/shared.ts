@@ -64,34 +64,45 @@ const SCANNED_COLUMNS = ['a.title', 'a.content', 'a.tags'];
  * case folded once. SQLite folds with the plugin's own function (Unicode, as the index and
  * PostgreSQL's word index fold; its LOWER folds ASCII only), which only the long-read thread's
  * connection has: a search always runs there (see long-reads.ts); a word LIKE finds as the fold
- * does is tested by LIKE instead (see sqliteHolds). PostgreSQL folds with LOWER, which follows the
+ * does is tested by LIKE instead (see textHolds). PostgreSQL folds with LOWER, which follows the
  * database's locale (any UTF-8 locale folds all of Unicode).
  */
 export function scanFor(query: QueryBuilder, word: string, sqlite: boolean): void {
   const folded = foldCase(word);
   query.where((clause) => {
     for (const column of SCANNED_COLUMNS) {
-      if (sqlite) {
-        const holds = sqliteHolds(column, folded);
-        clause.orWhereRaw(holds.sql, holds.bindings);
-      } else clause.orWhereRaw(`strpos(LOWER(${column}), ?) > 0`, [folded]);
+      const holds = textHolds(column, folded, sqlite);
+      clause.orWhereRaw(holds.sql, holds.bindings);
     }
   });
 }
 
 /**
- * SQLite: SQL true where a column's folded text holds a folded word. Where LIKE finds the word
- * exactly as the fold does (see likeFindsAsFolded), by LIKE, in SQLite's own C: a scan of 100,000
- * articles' title, content and tags took 345–403 ms that way against 959–969 ms through the fold's
- * JavaScript function, which converts each text to a JavaScript string and back.
+ * SQL true where a column's text, its case folded, holds a folded word (see scanFor). On SQLite,
+ * where LIKE finds the word exactly as the fold does (see likeFindsAsFolded), by LIKE, in SQLite's
+ * own C: a scan of 100,000 articles' title, content and tags took 345–403 ms that way against
+ * 959–969 ms through the fold's JavaScript function, which converts each text to a JavaScript
+ * string and back.
  */
-export function sqliteHolds(column: string, folded: string): { sql: string; bindings: string[] } {
+export function textHolds(column: string, folded: string, sqlite: boolean): { sql: string; bindings: string[] } {
+  if (!sqlite) return { sql: `strpos(LOWER(${column}), ?) > 0`, bindings: [folded] };
   if (likeFindsAsFolded(folded)) return { sql: `${column} LIKE ? ESCAPE '\\'`, bindings: [likeHolding(folded)] };
   return { sql: `instr(${FOLD_SQL_FUNCTION}(${column}), ?) > 0`, bindings: [folded] };
 }
 
 /** How much an occurrence counts in each column, where the relevance is counted from the text (see orderByTextScore). */
 export const COLUMN_WEIGHTS = { title: 10, tags: 5, content: 1 } as const;
+
+/**
+ * The SQL function a text is folded with to count a folded word's occurrences in it (see
+ * orderByTextScore). On SQLite a word LIKE finds as the fold does (see likeFindsAsFolded) is counted
+ * in the text lower-cased by SQLite itself (ASCII letters only, in C): the same non-overlapping
+ * occurrences, without the fold's JavaScript function on each text.
+ */
+function countingFold(word: string, sqlite: boolean): string {
+  if (!sqlite) return 'LOWER';
+  return likeFindsAsFolded(word) ? 'lower' : FOLD_SQL_FUNCTION;
+}
 
 /**
  * Orders a query over published articles (alias `a`) most relevant first by reading their text:
@@ -102,23 +113,13 @@ export const COLUMN_WEIGHTS = { title: 10, tags: 5, content: 1 } as const;
  * only, or while the index is built).
  */
 export function orderByTextScore(query: QueryBuilder, words: string[], sqlite: boolean): QueryBuilder {
-  // On SQLite a word LIKE finds as the fold does (see likeFindsAsFolded) is looked for in the text
-  // lower-cased by SQLite itself (ASCII letters only, in C): the same occurrences, without the
-  // fold's JavaScript function on each text.
-  const foldFunction = (word: string): string => {
-    if (!sqlite) return 'LOWER';
-    return likeFindsAsFolded(word) ? 'lower' : FOLD_SQL_FUNCTION;
-  };
-  const foldedFor =
-    (word: string) =>
-    (column: string): string =>
-      `${foldFunction(word)}(COALESCE(${column}, ''))`;
   const wordsFolded = words.map(foldCase);
-  const inTitle = wordsFolded.map((word) => `${sqlite ? 'instr' : 'strpos'}(${foldedFor(word)('a.title')}, ?) > 0`).join(' AND ');
+  const inTitle = wordsFolded.map((word) => textHolds(`COALESCE(a.title, '')`, word, sqlite));
   const occurrences: string[] = [];
   const bindings: string[] = [];
   for (const word of wordsFolded) {
-    const folded = foldedFor(word);
+    const fold = countingFold(word, sqlite);
+    const folded = (column: string): string => `${fold}(COALESCE(${column}, ''))`;
     // The word's length is one the plugin computed: written into the SQL as an integer.
     const length = [...word].length;
     for (const [column, weight] of Object.entries(COLUMN_WEIGHTS)) {
@@ -126,7 +127,12 @@ export function orderByTextScore(query: QueryBuilder, words: string[], sqlite: b
       bindings.push(word);
     }
   }
-  return query.orderByRaw(`CASE WHEN ${inTitle} THEN 0 ELSE 1 END`, wordsFolded).orderByRaw(`(${occurrences.join(' + ')}) DESC`, bindings);
+  return query
+    .orderByRaw(
+      `CASE WHEN ${inTitle.map((holds) => holds.sql).join(' AND ')} THEN 0 ELSE 1 END`,
+      inTitle.flatMap((holds) => holds.bindings),
+    )
+    .orderByRaw(`(${occurrences.join(' + ')}) DESC`, bindings);
 }
 
 /** Runs of letters and digits: the words a suggestion is made of (an index's words keep their punctuation, "prewedding,"). */

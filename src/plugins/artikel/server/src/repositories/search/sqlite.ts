@@ -16,7 +16,7 @@ import { yieldToEventLoop } from '../../utils/event-loop';
 import { stemsOf } from '../../utils/word-stems';
 import { foldCase, ftsAllOf, ftsAnyOf, ftsWordStartsOf, scoredByWordStarts, splitSearchWords } from '../../utils/search-words';
 import type { DialectSearch } from './index';
-import { COLUMN_WEIGHTS, orderByTextScore, scanFor, sqliteHolds, staleEntries } from './shared';
+import { COLUMN_WEIGHTS, orderByTextScore, scanFor, staleEntries, textHolds } from './shared';
 
 const FTS_DEFAULT_AUTOMERGE = 4;
 // bm25()'s weight of each indexed column, in the table's column order (title, content, tags).
@@ -718,7 +718,7 @@ export function sqliteSearch(strapi: Core.Strapi): DialectSearch {
       const inTitle = [
         knex().raw('a.document_id IN ?', [matches(`title : (${match})`)]),
         ...scanned.map((word) => {
-          const holds = sqliteHolds(`COALESCE(a.title, '')`, foldCase(word));
+          const holds = textHolds(`COALESCE(a.title, '')`, foldCase(word), true);
           return knex().raw(holds.sql, holds.bindings);
         }),
       ];
